@@ -1,0 +1,73 @@
+#!/bin/sh
+# Fetch and unpack the pinned Linux source into the per-user cache.
+#
+#   fetch-source.sh           print the path of the unpacked pristine tree,
+#                             downloading and unpacking it first if needed
+#
+# Nothing is installed and the system's apt sources are not touched: apt
+# runs with its own sources list, lists and archive directories under
+# $UMKIT_CACHE/apt.  The unpacked tree is made read-only so that nothing
+# (the kit included) can modify it by accident.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/kernel.pin"
+cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
+apt="$cache/apt"
+src="$cache/src"
+
+die() { echo "umkit: fetch-source: $*" >&2; exit 1; }
+
+mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$src"
+echo "deb $MIRROR $SUITE main" > "$apt/sources.list"
+set -- -o Dir::Etc::SourceList="$apt/sources.list" \
+	-o Dir::Etc::SourceParts=/dev/null \
+	-o Dir::State::Lists="$apt/lists" \
+	-o Dir::Cache="$apt" -o Dir::Cache::archives="$apt/archives" \
+	-o Dir::State::status=/dev/null -o Debug::NoLocking=1 \
+	-o APT::Sandbox::User="$(id -un)" -q
+
+# The pinned version, unless it has left the archive.
+want="$VERSION"
+deb_of() { echo "$apt/archives/${PACKAGE}_$(echo "$1" | sed 's/:/%3a/')_all.deb"; }
+
+sum_ok() { [ -f "$1" ] && echo "$2  $1" | sha256sum -c --status; }
+
+if ! sum_ok "$(deb_of "$want")" "$SHA256"; then
+	apt-get "$@" update >"$apt/update.log" 2>&1 ||
+		die "apt-get update failed (see $apt/update.log)"
+	if ! apt-cache "$@" madison "$PACKAGE" | awk '{print $3}' | grep -qxF "$want"; then
+		newest=$(apt-cache "$@" madison "$PACKAGE" | awk '{print $3}' | sort -V | tail -n 1)
+		[ -n "$newest" ] || die "$PACKAGE is not in $SUITE any more"
+		echo "umkit: warning: pinned $PACKAGE $want left $SUITE; using $newest (update uml/kernel.pin)" >&2
+		want=$newest
+		SHA256=$(apt-cache "$@" show "$PACKAGE=$want" | awk '/^SHA256:/ {print $2; exit}')
+	fi
+	(cd "$apt/archives" && apt-get "$@" download "$PACKAGE=$want" >"$apt/download.log" 2>&1) ||
+		die "download of $PACKAGE=$want failed (see $apt/download.log)"
+	sum_ok "$(deb_of "$want")" "$SHA256" ||
+		{ rm -f "$(deb_of "$want")"; die "checksum mismatch for $PACKAGE=$want"; }
+fi
+
+upstream=$(echo "$want" | sed 's/-.*//')
+tree="$src/linux-$upstream"
+if [ ! -f "$tree/.umkit-pristine" ]; then
+	tmp=$(mktemp -d "$src/.unpack.XXXXXX")
+	trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+	echo "umkit: unpacking $PACKAGE $want" >&2
+	dpkg-deb --fsys-tarfile "$(deb_of "$want")" |
+		tar -xf - -C "$tmp" --wildcards './usr/src/*.tar.xz'
+	tarball=$(ls "$tmp"/usr/src/*.tar.xz)
+	mkdir "$tmp/t"
+	tar -xJf "$tarball" -C "$tmp/t" --strip-components=1
+	rm -f "$tarball"
+	echo "$PACKAGE $want" > "$tmp/t/.umkit-pristine"
+	# Read-only files: a hard-linked variant tree cannot write through.
+	find "$tmp/t" -type f -exec chmod a-w {} +
+	chmod -R u+w "$tree" 2>/dev/null || true
+	rm -rf "$tree"
+	mv "$tmp/t" "$tree"
+	chmod -R u+w "$tmp"; rm -rf "$tmp"
+	trap - EXIT INT TERM
+fi
+echo "$tree"
