@@ -1,0 +1,58 @@
+# umkit - User-Mode Linux kit for memory-management labs.
+#
+#   make            kernel (VARIANT, default base), rootfs, host tools
+#   make run        boot the default kernel, mount the mirror, open the TUI
+#   make test       all tests; ends with "N passed, N failed"
+#   make bench      benchmarks, printing their figures
+#   make fuzz       fuzz the protocol decoders for a bounded time
+#   make clean      build outputs;  make distclean  also source and caches
+#
+# Each part keeps its rules in its own directory (uml/uml.mk, rootfs/
+# rootfs.mk, tui/tui.mk, tests/tests.mk); outputs go under build/.
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.SECONDEXPANSION:
+
+VARIANT	?= base
+B	:= build
+CC	?= gcc
+ifeq ($(CC),cc)
+CC	:= gcc
+endif
+
+WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
+	   -Wmissing-prototypes -Wno-unused-parameter
+# CI builds turn every warning into an error; so does 'make WERROR=1'.
+ifneq ($(CI)$(WERROR),)
+WARN	+= -Werror
+endif
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 $(WARN)
+CPPFLAGS += -MMD -MP
+
+# Debian packages: installed (root) or named (otherwise) before anything
+# is compiled.  Not needed for cleaning.
+ifeq ($(filter clean distclean help,$(MAKECMDGOALS)),)
+ifneq ($(shell sh uml/deps.sh >&2; echo $$?),0)
+$(error missing packages (see above))
+endif
+endif
+
+.PHONY: all run test bench fuzz clean distclean help kernel
+all:
+
+include uml/uml.mk
+include rootfs/rootfs.mk
+include tui/tui.mk
+include tests/tests.mk
+
+clean:
+	@if [ -d run ]; then ./umkit cleanup 2>/dev/null || true; fi
+	rm -rf $(B) umkit
+
+distclean: clean
+	rm -rf run "$${UMKIT_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/umkit}"
+
+help:
+	@sed -n '3,10p' Makefile | sed 's/^# *//'

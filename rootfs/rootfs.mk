@@ -1,0 +1,38 @@
+# rootfs/rootfs.mk - the guest's initramfs: busybox-static, /init, the
+# agent and the kit's static guest programs.
+#
+# Guest programs are static so the rootfs needs no libc.  Rebuilding the
+# rootfs never touches the kernel.
+
+ROOTFS		:= $(B)/rootfs/initramfs.cpio
+BUSYBOX		?= /bin/busybox
+# Static guest programs: name => sources (other parts append to these).
+GUEST_PROGS	+= umkit-agent
+umkit-agent_SRCS = $(AGENT_SRCS)
+
+GUEST_BINS	 = $(addprefix $(B)/rootfs/bin/,$(GUEST_PROGS))
+
+all: $(ROOTFS)
+rootfs: $(ROOTFS)
+.PHONY: rootfs
+
+$(B)/rootfs/bin/%: $$(%_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -Iuml -o $@ $(filter %.c,$^)
+
+$(ROOTFS): rootfs/init rootfs/mkdevs.sh $(GUEST_BINS) $(BUSYBOX) rootfs/rootfs.mk
+	@rm -rf $(B)/rootfs/stage && mkdir -p $(B)/rootfs/stage
+	@cd $(B)/rootfs/stage && mkdir -p bin sbin usr/bin usr/lib/umkit proc sys dev tmp root etc
+	@cp $(BUSYBOX) $(B)/rootfs/stage/bin/busybox
+	@for a in $$($(BUSYBOX) --list); do \
+		[ -e $(B)/rootfs/stage/bin/$$a ] || ln -s busybox $(B)/rootfs/stage/bin/$$a; done
+	@cp rootfs/init $(B)/rootfs/stage/init && chmod 755 $(B)/rootfs/stage/init
+	@cp $(GUEST_BINS) $(B)/rootfs/stage/usr/lib/umkit/
+	@echo 'root:x:0:0:root:/root:/bin/sh' > $(B)/rootfs/stage/etc/passwd
+	@echo 'PS1="umkit# "' > $(B)/rootfs/stage/etc/profile
+	@sh rootfs/mkdevs.sh > $@.tmp
+	@cd $(B)/rootfs/stage && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio --quiet -o -H newc -R 0:0 --reproducible >> $(CURDIR)/$@.tmp
+	@mv $@.tmp $@
+	@rm -rf $(B)/rootfs/stage
+	@echo "  ROOTFS  $@ ($$(du -k $@ | cut -f1) KiB)"

@@ -1,0 +1,46 @@
+# tests/lib.sh - shared helpers for tests/t-*.sh (source it).
+#
+# Each check prints one TAP line.  Scripts end with 'done_testing', which
+# prints the plan and exits non-zero when any check failed.
+cd "$(dirname "$0")/.." || exit 2
+TOP=$PWD
+UMKIT="$TOP/umkit"
+_n=0 _failed=0
+
+# ok DESCRIPTION: a check that passed.
+ok() { _n=$((_n + 1)); echo "ok $_n - $*"; }
+# not_ok DESCRIPTION [DETAIL...]: a check that failed, with detail lines.
+not_ok() {
+	_n=$((_n + 1)); _failed=$((_failed + 1)); d=$1; shift
+	echo "not ok $_n - $d"
+	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
+}
+# skip DESCRIPTION REASON: a check that cannot run here.
+skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }
+# check DESCRIPTION CMD...: passes when CMD exits 0.
+check() {
+	d=$1; shift
+	if _o=$("$@" 2>&1); then ok "$d"; else not_ok "$d" "command: $*" "$_o"; fi
+}
+# is DESCRIPTION GOT WANT: passes when the two strings are equal.
+is() {
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "got:  $2" "want: $3"; fi
+}
+# like DESCRIPTION TEXT REGEX: passes when TEXT matches the extended REGEX.
+like() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"
+	else not_ok "$1" "text: $(printf '%s' "$2" | head -c 600)" "want match: $3"; fi
+}
+# no_leftovers DESCRIPTION: no UML process of this checkout, no FUSE mount
+# under run/, and no stale entry in run/.
+no_leftovers() {
+	_p=$(pgrep -f "$TOP/build/k/.*/linux" | tr '\n' ' ')
+	_m=$(grep " $TOP/run/" /proc/mounts | awk '{print $2}' | tr '\n' ' ')
+	_r=$(ls "$TOP/run" 2>/dev/null | grep -v '^log$' | tr '\n' ' ')
+	if [ -z "$_p$_m$_r" ]; then ok "$1"
+	else not_ok "$1" "uml pids: $_p" "mounts: $_m" "run/: $_r"; fi
+}
+done_testing() {
+	echo "1..$_n"
+	[ "$_failed" -eq 0 ]
+}

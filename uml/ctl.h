@@ -1,0 +1,38 @@
+/*
+ * ctl.h - the control socket of a named guest (run/NAME/ctl.sock).
+ *
+ * A SOCK_SEQPACKET unix socket served by the guest's supervisor process.
+ * A request is one message: NUL-separated fields, the first naming the
+ * request; file descriptors travel as SCM_RIGHTS.  A reply is one message:
+ * "ok [TEXT]", "status N" or "error TEXT".
+ *
+ *   exec TIMEOUT ARG0 ARG1 ...  (+ fds: stdout, stderr)  -> status N
+ *   console                                   -> ok (+ fd: pty master)
+ *   info                                      -> ok key=value lines
+ *   stop                                      -> ok, then it shuts down
+ */
+#ifndef UMKIT_CTL_H
+#define UMKIT_CTL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define CTL_MSG_MAX	65536
+
+/* Send one message with up to 4 fds; 0 or -1. */
+int	ctl_send(int sock, const void *buf, size_t len, const int *fds, int nfds);
+/*
+ * Receive one message (NUL-terminated in buf, which holds CTL_MSG_MAX+1)
+ * and up to 4 fds; returns its length, 0 on EOF, -1 on error.
+ */
+ssize_t	ctl_recv(int sock, char *buf, int *fds, int *nfds);
+
+/* Connect to run/NAME/ctl.sock; -1 with a message printed on failure. */
+int	ctl_connect(const char *name);
+/* Send a request of NUL-separated fields and return the reply (allocated). */
+char	*ctl_call(const char *name, const char *const fields[], const int *fds,
+	    int nfds, int *rfd);
+/* Run argv in guest NAME with our stdout/stderr; 0 and *status, or -1. */
+int	ctl_exec(const char *name, char *const argv[], int timeout_s, int *status);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * guest.h - one UML guest process: boot it, watch its console, kill it.
+ *
+ * A guest is the UML kernel binary run as the leader of its own process
+ * group (UML forks helpers; killing the group leaves nothing behind) with:
+ *   fd 1,2  a pipe to the console reader thread (log file + panic watch)
+ *   fd 3    ssl1, the agent's line: the other end is guest.link_fd
+ *   fd 4    ssl2, the console shell's line: a pty, master in guest.pty_fd
+ */
+#ifndef UMKIT_GUEST_H
+#define UMKIT_GUEST_H
+
+#include <pthread.h>
+#include <sys/types.h>
+
+struct guest_opts {
+	const char	*variant;	/* patches/<variant>, default "base" */
+	const char	*kernel;	/* a kernel binary instead of the variant's */
+	long		 mem_mb;	/* guest RAM, default 256 */
+	int		 cpus;		/* guest CPUs, default 2 */
+	int		 aslr;		/* leave host ASLR on for the UML process */
+	int		 verbose;	/* copy the console to stderr */
+	const char	*name;		/* run/NAME and the UML umid */
+	const char	*logpath;	/* console log file */
+};
+
+#define GUEST_DEFAULT_MEM_MB	256
+#define GUEST_DEFAULT_CPUS	2
+#define GUEST_MAX_CPUS		16
+
+struct guest {
+	struct guest_opts o;
+	char		*rundir;	/* run/NAME */
+	char		*kernel;	/* the binary that was started */
+	pid_t		 pid;		/* UML's main process and process group */
+	int		 link_fd;	/* host end of ttyS1 */
+	int		 pty_fd;	/* master side of ttyS2 */
+	int		 con_fd;	/* read end of the console pipe */
+	int		 log_fd;
+	pthread_t	 con_thread;
+	long long	 start_ms;
+
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 cond;
+	/* Guarded by lock: */
+	int		 panicked;	/* a panic or oops line was seen */
+	int		 con_eof;	/* the console closed: UML is gone */
+	char		*tail[64];	/* the last console lines, a ring */
+	unsigned	 ntail;
+	int		 panic_line;	/* index in tail order of the first panic line */
+};
+
+/* Default options. */
+void	 guest_opts_init(struct guest_opts *);
+/* Parse -m/-c/-V/-k/-A/-v style option values; exits with a clear error. */
+void	 guest_opt(struct guest_opts *, int opt, const char *arg);
+
+/*
+ * Path of the variant's kernel, building it first (uml/kbuild.sh) when it
+ * does not exist.  Exits on failure.
+ */
+char	*guest_kernel(const struct guest_opts *);
+
+/*
+ * Start the guest.  rundir must exist.  Returns 0, or -1 with a message
+ * already printed.
+ */
+int	 guest_boot(struct guest *, const struct guest_opts *, const char *rundir);
+
+/* Kill the whole process group and reap it; idempotent. */
+void	 guest_kill(struct guest *);
+
+/* Wait up to ms for the console to close (UML exited); 1 if it did. */
+int	 guest_wait_gone(struct guest *, int ms);
+
+/* 1 if a panic/oops was seen; prints its lines to stderr when print != 0. */
+int	 guest_panicked(struct guest *, int print);
+
+/* Release everything (after guest_kill). */
+void	 guest_free(struct guest *);
+
+/* Kill a UML process group recorded in a pid file, if still alive. */
+void	 guest_kill_pidfile(const char *path);
+
+#endif

@@ -1,0 +1,166 @@
+#!/bin/sh
+# Build the ARCH=um kernel of one variant.
+#
+#   kbuild.sh VARIANT      prints the path of the built kernel binary
+#
+# Steps, each skipped when its inputs did not change:
+#   1. tree    build/k/VARIANT/src: a hard-link farm of the pristine source
+#              with the variant's series applied (all or nothing);
+#   2. config  tinyconfig + uml/umkit.config + patches/VARIANT/config,
+#              merged with the kernel's merge_config.sh, then verified;
+#   3. build   O=build/k/VARIANT/obj with ccache; the kernel is copied to
+#              build/k/VARIANT/linux only after a successful build.
+#
+# Environment: KSRC (own kernel tree, never written to), UMKIT_BUILD (build
+# directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir).
+# Exit status: 0 ok, 1 usage or environment, 2 patch, 3 config, 4 build.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+build=${UMKIT_BUILD:-$top/build}
+patches=${UMKIT_PATCHES:-$top/patches}
+cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
+variant=${1:-base}
+
+die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
+
+[ -f "$patches/$variant/series" ] ||
+	die 1 "no variant '$variant' (no $patches/$variant/series; see 'umkit variants')"
+
+if [ -n "${KSRC:-}" ]; then
+	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/arch/um" ] ||
+		die 1 "KSRC=$KSRC is not a Linux source tree"
+	[ ! -f "$KSRC/.config" ] ||
+		die 1 "KSRC=$KSRC has a .config; O= builds need a clean tree ('make mrproper' there)"
+	pristine=$(cd "$KSRC" && pwd -P)
+else
+	pristine=$("$here/fetch-source.sh")
+fi
+
+vdir="$build/k/$variant"
+tree="$vdir/src"
+obj="$vdir/obj"
+mkdir -p "$vdir"
+
+# One build of a variant at a time.
+exec 9>"$vdir/.lock"
+flock 9
+
+series_patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$patches/$variant/series" |
+		awk 'NF {print $1}'
+}
+
+# Files a patch touches (from its +++/--- lines, -p1).
+patch_files() {
+	awk '/^(\+\+\+|---) / {
+		f = $2; sub(/\t.*/, "", f)
+		if (f == "/dev/null") next
+		sub(/^[^\/]*\//, "", f); print f }' "$1" | sort -u
+}
+
+# Replace a hard link by a private, writable copy (touching its mtime so
+# make rebuilds what depends on it).
+private_copy() {
+	[ -f "$1" ] || return 0
+	cp "$1" "$1.umkit-tmp" && mv -f "$1.umkit-tmp" "$1" && chmod u+w "$1"
+}
+
+# --- 1. tree ---------------------------------------------------------------
+stamp=$( {
+	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
+	cat "$patches/$variant/series"
+	for p in $(series_patches); do
+		[ -f "$patches/$variant/$p" ] ||
+			die 2 "variant $variant: series names $p, which is not in $patches/$variant/"
+		sha256sum < "$patches/$variant/$p"
+	done
+} | sha256sum | cut -c1-16)
+
+if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
+	new="$vdir/src.new"
+	rm -rf "$new"
+	trap 'rm -rf "$new"' EXIT INT TERM
+	cp -al "$pristine" "$new" 2>/dev/null || { rm -rf "$new"; cp -a "$pristine" "$new"; }
+	rm -f "$new/.umkit-stamp" "$new/.umkit-patched"
+	: > "$new/.umkit-patched"
+	for p in $(series_patches); do
+		pf="$patches/$variant/$p"
+		for f in $(patch_files "$pf"); do
+			private_copy "$new/$f"
+			echo "$f" >> "$new/.umkit-patched"
+		done
+		if ! out=$(patch -p1 -N -s -f --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
+			echo "umkit: variant $variant: patch $pf does not apply:" >&2
+			echo "$out" | sed 's/^/    /' >&2
+			die 2 "variant $variant: nothing was changed (pristine tree and other builds untouched)"
+		fi
+	done
+	# Files patched in the previous tree but not now: fresh copies, so
+	# their objects are rebuilt from the pristine text.
+	if [ -f "$tree/.umkit-patched" ]; then
+		for f in $(sort -u "$tree/.umkit-patched"); do
+			grep -qxF "$f" "$new/.umkit-patched" || private_copy "$new/$f"
+		done
+	fi
+	echo "$stamp" > "$new/.umkit-stamp"
+	rm -rf "$tree.old"
+	[ ! -d "$tree" ] || mv "$tree" "$tree.old"
+	mv "$new" "$tree"
+	rm -rf "$tree.old"
+	trap - EXIT INT TERM
+fi
+
+# --- 2. config -------------------------------------------------------------
+frags="$here/umkit.config"
+[ ! -f "$patches/$variant/config" ] || frags="$frags $patches/$variant/config"
+cstamp=$(cat "$tree/.umkit-stamp" $frags | sha256sum | cut -c1-16)
+cfg="$vdir/cfg"
+mk() { make -s -C "$tree" ARCH=um "$@"; }
+
+if [ "$(cat "$obj/.umkit-config-stamp" 2>/dev/null)" != "$cstamp" ] || [ ! -f "$obj/.config" ]; then
+	rm -rf "$cfg"; mkdir -p "$cfg" "$obj"
+	{
+		mk O="$cfg" tinyconfig &&
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" $frags &&
+		mk O="$cfg" olddefconfig
+	} > "$vdir/config.log" 2>&1 || die 3 "variant $variant: configuring failed (see $vdir/config.log)"
+	# Every requested value must have stuck.
+	bad=$(cat $frags | awk -v cfgfile="$cfg/.config" '
+		BEGIN { while ((getline l < cfgfile) > 0) {
+			if (l ~ /^CONFIG_[A-Za-z0-9_]+=/) { k = l; sub(/=.*/, "", k); v = l; sub(/^[^=]*=/, "", v); have[k] = v }
+			else if (l ~ /^# CONFIG_[A-Za-z0-9_]+ is not set/) { split(l, a, " "); have[a[2]] = "n" } } }
+		/^CONFIG_[A-Za-z0-9_]+=/ { k = $0; sub(/=.*/, "", k); v = $0; sub(/^[^=]*=/, "", v)
+			got = (k in have) ? have[k] : "n"; if (got != v) print k "=" v " (got " got ")" }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { k = $2; if ((k in have) && have[k] != "n") print k "=n (got " have[k] ")" }')
+	if [ -n "$bad" ]; then
+		echo "umkit: variant $variant: these options did not stick after olddefconfig:" >&2
+		echo "$bad" | sed 's/^/    /' >&2
+		echo "    (an option UML lacks, or one whose dependencies are off; see 'make ARCH=um O=$cfg menuconfig')" >&2
+		exit 3
+	fi
+	cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
+	echo "$cstamp" > "$obj/.umkit-config-stamp"
+	rm -rf "$cfg"
+fi
+
+# --- 3. build --------------------------------------------------------------
+export CCACHE_DIR="${CCACHE_DIR:-$cache/ccache}"
+export CCACHE_BASEDIR="$build/k"
+export CCACHE_NOHASHDIR=1
+export CCACHE_COMPILERCHECK=content
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+export KBUILD_BUILD_TIMESTAMP="umkit" KBUILD_BUILD_USER=umkit KBUILD_BUILD_HOST=umkit
+cc="gcc"
+command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+jobs=$(nproc 2>/dev/null || echo 2)
+rm -f "$vdir/linux.new"
+if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" linux > "$vdir/build.log" 2>&1; then
+	rm -f "$vdir/linux"
+	tail -n 25 "$vdir/build.log" >&2
+	die 4 "variant $variant: kernel build failed (full log: $vdir/build.log)"
+fi
+cp "$obj/linux" "$vdir/linux.new"
+mv -f "$vdir/linux.new" "$vdir/linux"
+echo "$vdir/linux"

@@ -1,0 +1,207 @@
+/* run.c - run/NAME directories: create, check, clean up stale ones. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guest.h"
+#include "run.h"
+#include "util.h"
+
+/* Guest names become paths and umids: keep them plain. */
+int
+run_name_ok(const char *name)
+{
+	size_t	i, n = strlen(name);
+
+	if (n == 0 || n > 32 || strcmp(name, "log") == 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!(name[i] >= 'a' && name[i] <= 'z') &&
+		    !(name[i] >= 'A' && name[i] <= 'Z') &&
+		    !(name[i] >= '0' && name[i] <= '9') &&
+		    name[i] != '-' && name[i] != '_')
+			return -1;
+	}
+	return 0;
+}
+
+/* run/NAME. */
+char *
+run_dir(const char *name)
+{
+	return xasprintf("%s/run/%s", top_dir(), name);
+}
+
+/* run/log/NAME.log, making run/log. */
+char *
+run_log(const char *name)
+{
+	char	*d = xasprintf("%s/run", top_dir());
+
+	mkdir(d, 0755);
+	free(d);
+	d = xasprintf("%s/run/log", top_dir());
+	mkdir(d, 0755);
+	free(d);
+	return xasprintf("%s/run/log/%s.log", top_dir(), name);
+}
+
+/* Field 22 of /proc/PID/stat: when the process started. */
+unsigned long long
+run_starttime(pid_t pid)
+{
+	char			 path[64], *s, *p;
+	unsigned long long	 t = 0;
+	int			 i;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((s = read_text(path)) == NULL)
+		return 0;
+	/* The command name may hold spaces: count fields after its ')'. */
+	if ((p = strrchr(s, ')')) != NULL) {
+		for (i = 2; i < 22 && p != NULL; i++)
+			p = strchr(p + 1, ' ');
+		if (p != NULL)
+			t = strtoull(p + 1, NULL, 10);
+	}
+	free(s);
+	return t;
+}
+
+/* Make run/NAME with its pid file, unless a live guest owns the name. */
+int
+run_create(const char *name, pid_t owner)
+{
+	char	*dir, *pidf, *top;
+	FILE	*f;
+
+	top = xasprintf("%s/run", top_dir());
+	mkdir(top, 0755);
+	free(top);
+	if (run_alive(name)) {
+		errno = EEXIST;
+		return -1;
+	}
+	run_remove(name);
+	dir = run_dir(name);
+	if (mkdir(dir, 0755) < 0) {
+		free(dir);
+		return -1;
+	}
+	pidf = xasprintf("%s/pid", dir);
+	if ((f = fopen(pidf, "w")) == NULL)
+		fatalx("%s", pidf);
+	fprintf(f, "%d %llu\n", (int)owner, run_starttime(owner));
+	fclose(f);
+	free(pidf);
+	free(dir);
+	return 0;
+}
+
+/* Is the process named in run/NAME/pid the one that wrote it? */
+int
+run_alive(const char *name)
+{
+	char			*dir, *pidf, *s;
+	long			 pid = 0;
+	unsigned long long	 st = 0;
+	int			 alive = 0;
+
+	dir = run_dir(name);
+	pidf = xasprintf("%s/pid", dir);
+	if ((s = read_text(pidf)) != NULL) {
+		if (sscanf(s, "%ld %llu", &pid, &st) == 2 && pid > 1)
+			alive = run_starttime(pid) == st;
+		free(s);
+	} else if (access(dir, F_OK) == 0) {
+		/* Being created right now: no pid file for a moment. */
+		struct stat	sb;
+
+		alive = stat(dir, &sb) == 0 && sb.st_mtime + 5 > time(NULL);
+	}
+	free(pidf);
+	free(dir);
+	return alive;
+}
+
+/* Detach a mount point (ours: a FUSE mirror) if something is mounted. */
+static void
+run_unmount(const char *mnt)
+{
+	pid_t	 pid;
+
+	if (umount2(mnt, MNT_DETACH) == 0 || errno == EINVAL || errno == ENOENT)
+		return;
+	/* Not root: fusermount3 is setuid and unmounts the user's own mounts. */
+	pid = fork();
+	if (pid == 0) {
+		int	fd = open("/dev/null", O_RDWR);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execlp("fusermount3", "fusermount3", "-u", "-z", mnt, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+}
+
+/* Kill, unmount and delete what run/NAME describes. */
+void
+run_remove(const char *name)
+{
+	char	*dir, *p;
+
+	dir = run_dir(name);
+	if (access(dir, F_OK) < 0) {
+		free(dir);
+		return;
+	}
+	p = xasprintf("%s/uml.pid", dir);
+	guest_kill_pidfile(p);
+	free(p);
+	p = xasprintf("%s/mnt", dir);
+	run_unmount(p);
+	free(p);
+	if (rm_tree(dir) < 0)
+		warnmsg("cannot remove %s: %s", dir, strerror(errno));
+	free(dir);
+}
+
+/* Clean every run/NAME whose owner died without cleaning up. */
+int
+run_cleanup_stale(int verbose)
+{
+	char		*top;
+	DIR		*d;
+	struct dirent	*de;
+	int		 n = 0;
+
+	top = xasprintf("%s/run", top_dir());
+	if ((d = opendir(top)) == NULL) {
+		free(top);
+		return 0;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || strcmp(de->d_name, "log") == 0)
+			continue;
+		if (run_alive(de->d_name))
+			continue;
+		if (verbose)
+			warnmsg("cleaning up stale guest %s", de->d_name);
+		run_remove(de->d_name);
+		n++;
+	}
+	closedir(d);
+	free(top);
+	return n;
+}

@@ -1,0 +1,34 @@
+# uml/uml.mk - the launcher (build/bin/umkit, ./umkit) and the kernels.
+#
+# The guest link (uml/link.mk) and the FUSE mirror (uml/mirror.mk) keep
+# their own rules and hand their objects over in LINK_OBJS / MIRROR_OBJS.
+
+include $(wildcard uml/link.mk uml/mirror.mk)
+
+FUSE_CFLAGS	:= $(shell pkg-config --cflags fuse3 2>/dev/null)
+FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
+
+LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/run.c uml/watch.c \
+		   uml/ctl.c uml/cmd-exec.c uml/cmd-start.c uml/cmd-misc.c
+LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
+
+all: umkit kernel
+
+$(LAUNCHER_OBJS): $(B)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(FUSE_CFLAGS) -c -o $@ $<
+
+$(B)/bin/umkit: $(LAUNCHER_OBJS) $(LINK_OBJS) $(MIRROR_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS) -lpthread
+
+# ./umkit is what users type; it finds the checkout from its own path.
+umkit: $(B)/bin/umkit
+	ln -sf $(B)/bin/umkit umkit
+
+# The kernel: uml/kbuild.sh decides what is stale (see its header).
+kernel:
+	@echo "  KERNEL  $(VARIANT)"
+	@uml/kbuild.sh $(VARIANT) >/dev/null
+
+-include $(LAUNCHER_OBJS:.o=.d)
