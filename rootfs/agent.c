@@ -1,0 +1,834 @@
+/*
+ * agent.c - umkit-agent: serves the guest link (docs/protocol.md).
+ *
+ *   umkit-agent /dev/ttyS1     in the guest (started by /init)
+ *   umkit-agent --fd N         on an inherited fd (tests, on the host)
+ *   umkit-agent --stdio        requests on stdin, replies on stdout
+ *
+ * One thread, one poll() loop.  Fast requests (stat, readdir, readlink,
+ * read, write) are answered inline, without forking; EXEC children and
+ * TRACE streams are jobs whose fds sit in the same poll set, so several
+ * requests are in flight at once.  Garbage on the line is logged to
+ * stderr (the guest console) and ends the agent: there is no resync.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "proto.h"
+
+#define MAX_JOBS	64
+
+enum job_kind { JOB_EXEC, JOB_TRACE };
+
+/* An EXEC child or a TRACE stream in flight. */
+struct job {
+	enum job_kind	 kind;
+	uint32_t	 id;
+	int		 fd[2];		/* exec: stdout, stderr; trace: [0] */
+	pid_t		 pid;		/* exec: child (and its group) */
+	int		 reaped;	/* exec: status is valid */
+	int		 status;	/* exec: wait status */
+	long long	 deadline;	/* exec: ms, monotonic; 0 = none */
+	int		 timedout;
+	struct job	*next;
+};
+
+/* The agent's whole state. */
+static struct agent {
+	int		 in, out;	/* the link */
+	uint8_t		*ibuf;		/* received bytes not yet handled */
+	size_t		 ilen;
+	size_t		 icap;
+	struct pbuf	 ob;		/* frames being sent */
+	uint8_t		*rbuf;		/* file contents, max_payload + 1 */
+	struct proto_req req;		/* the request being handled */
+	struct job	*jobs;
+	int		 njobs;
+	int		 sigfd[2];	/* SIGCHLD self-pipe */
+} A;
+
+/* Log one line to stderr. */
+static void __attribute__((format(printf, 1, 2)))
+logmsg(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	fputs("umkit-agent: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* Monotonic time in milliseconds. */
+static long long
+mono_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Kill every child's process group, then leave with status rc. */
+static void __attribute__((noreturn))
+quit(int rc)
+{
+	struct job	*j;
+
+	for (j = A.jobs; j != NULL; j = j->next)
+		if (j->kind == JOB_EXEC && !j->reaped)
+			kill(-j->pid, SIGKILL);
+	exit(rc);
+}
+
+/* Send everything queued in A.ob; the link being gone ends the agent. */
+static void
+flush_out(void)
+{
+	size_t	 off = 0;
+	ssize_t	 n;
+
+	while (off < A.ob.len) {
+		n = write(A.out, A.ob.data + off, A.ob.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			logmsg("link write: %s", n < 0 ? strerror(errno) :
+			    "wrote nothing");
+			quit(1);
+		}
+		off += (size_t)n;
+	}
+	pb_reset(&A.ob);
+}
+
+/* Queue a final error reply for the request id/op. */
+static void
+reply_err(unsigned op, uint32_t id, int err)
+{
+	proto_enc_frame(&A.ob, op, id, PF_REPLY | PF_END, err, NULL, 0);
+}
+
+/* Queue our HELLO with the given id. */
+static void
+send_hello(uint32_t id)
+{
+	struct proto_hello h;
+
+	memset(&h, 0, sizeof(h));
+	h.version = PROTO_VERSION;
+	h.max_payload = PROTO_MAX_PAYLOAD;
+	h.max_path = PROTO_MAX_PATH;
+	h.max_argc = PROTO_MAX_ARGC;
+	snprintf(h.name, sizeof(h.name), "umkit-agent pid %ld", (long)getpid());
+	proto_enc_hello(&A.ob, id, PF_REPLY | PF_END, &h);
+}
+
+/* STAT: lstat the path. */
+static void
+do_stat(uint32_t id, const char *path)
+{
+	struct proto_stat ps;
+	struct stat	  st;
+
+	if (lstat(path, &st) != 0) {
+		reply_err(OP_STAT, id, errno);
+		return;
+	}
+	ps.mode = st.st_mode;
+	ps.nlink = (uint32_t)st.st_nlink;
+	ps.uid = st.st_uid;
+	ps.gid = st.st_gid;
+	ps.size = (uint64_t)st.st_size;
+	ps.ino = st.st_ino;
+	ps.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 +
+	    st.st_mtim.tv_nsec;
+	proto_enc_stat(&A.ob, id, &ps);
+}
+
+/* READDIR: every entry but . and .., in as many frames as needed. */
+static void
+do_readdir(uint32_t id, const char *path)
+{
+	struct dirent	*de;
+	DIR		*d;
+	size_t		 start;
+
+	if ((d = opendir(path)) == NULL) {
+		reply_err(OP_READDIR, id, errno);
+		return;
+	}
+	start = proto_frame_begin(&A.ob, OP_READDIR, id, PF_REPLY, 0);
+	for (;;) {
+		errno = 0;
+		if ((de = readdir(d)) == NULL)
+			break;
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (A.ob.len - start - PROTO_HDR_LEN +
+		    proto_dirent_len(de->d_name) > PROTO_MAX_PAYLOAD) {
+			proto_frame_end(&A.ob, start);
+			start = proto_frame_begin(&A.ob, OP_READDIR, id,
+			    PF_REPLY, 0);
+		}
+		proto_put_dirent(&A.ob, de->d_name, de->d_type);
+	}
+	if (errno != 0) {
+		/* Drop the unfinished frame; earlier ones stand. */
+		A.ob.len = start;
+		reply_err(OP_READDIR, id, errno);
+	} else {
+		A.ob.data[start + 14] |= PF_END;
+		proto_frame_end(&A.ob, start);
+	}
+	closedir(d);
+}
+
+/* READLINK: the target of a symlink. */
+static void
+do_readlink(uint32_t id, const char *path)
+{
+	char	buf[PROTO_MAX_PATH + 1];
+	ssize_t	n;
+
+	n = readlink(path, buf, sizeof(buf));
+	if (n < 0)
+		reply_err(OP_READLINK, id, errno);
+	else if ((size_t)n > PROTO_MAX_PATH)
+		reply_err(OP_READLINK, id, ENAMETOOLONG);
+	else
+		proto_enc_frame(&A.ob, OP_READLINK, id, PF_REPLY | PF_END, 0,
+		    buf, (size_t)n);
+}
+
+/*
+ * Read up to want bytes at off (or from the current position when
+ * off < 0) into A.rbuf, looping until EOF or want; -errno on error.
+ */
+static ssize_t
+read_loop(int fd, long long off, size_t want)
+{
+	size_t	got = 0;
+	ssize_t	n;
+
+	while (got < want) {
+		if (off < 0)
+			n = read(fd, A.rbuf + got, want - got);
+		else
+			n = pread(fd, A.rbuf + got, want - got,
+			    (off_t)(off + (long long)got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/* READ: the whole file in one loop, or a range of it. */
+static void
+do_read(uint32_t id, const char *path, uint64_t off, uint32_t len,
+    uint32_t flags)
+{
+	size_t	limit;
+	ssize_t	n;
+	int	fd;
+
+	limit = (len == 0 || len > PROTO_MAX_PAYLOAD) ? PROTO_MAX_PAYLOAD : len;
+	if ((flags & PROTO_READ_WHOLE) && off != 0) {
+		reply_err(OP_READ, id, EINVAL);
+		return;
+	}
+	if (off > (uint64_t)LLONG_MAX - PROTO_MAX_PAYLOAD) {
+		reply_err(OP_READ, id, EINVAL);
+		return;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		reply_err(OP_READ, id, errno);
+		return;
+	}
+	if (flags & PROTO_READ_WHOLE) {
+		/* One more byte than allowed tells "too big" from "fits". */
+		n = read_loop(fd, -1, limit + 1);
+		if (n > (ssize_t)limit)
+			n = -EFBIG;
+	} else
+		n = read_loop(fd, (long long)off, limit);
+	close(fd);
+	if (n < 0)
+		reply_err(OP_READ, id, (int)-n);
+	else
+		proto_enc_frame(&A.ob, OP_READ, id, PF_REPLY | PF_END, 0,
+		    A.rbuf, (size_t)n);
+}
+
+/* WRITE: open like the shell's '>' (never create) and write(2) once. */
+static void
+do_write(uint32_t id, const char *path, const uint8_t *data, size_t len)
+{
+	ssize_t	n;
+	int	fd;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		reply_err(OP_WRITE, id, errno);
+		return;
+	}
+	do
+		n = write(fd, data, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		reply_err(OP_WRITE, id, errno);
+	close(fd);
+	if (n >= 0)
+		proto_enc_u32(&A.ob, OP_WRITE, id, PF_REPLY | PF_END,
+		    (uint32_t)n);
+}
+
+/* Make fd non-blocking. */
+static void
+set_nonblock(int fd)
+{
+	int	fl = fcntl(fd, F_GETFL);
+
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/* Add a job to the list. */
+static struct job *
+job_new(enum job_kind kind, uint32_t id)
+{
+	struct job	*j;
+
+	j = proto_xcalloc(1, sizeof(*j));
+	j->kind = kind;
+	j->id = id;
+	j->fd[0] = j->fd[1] = -1;
+	j->next = A.jobs;
+	A.jobs = j;
+	A.njobs++;
+	return j;
+}
+
+/* Unlink and free a finished job. */
+static void
+job_free(struct job *j)
+{
+	struct job	**pp;
+
+	for (pp = &A.jobs; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == j) {
+			*pp = j->next;
+			break;
+		}
+	if (j->fd[0] >= 0)
+		close(j->fd[0]);
+	if (j->fd[1] >= 0)
+		close(j->fd[1]);
+	A.njobs--;
+	free(j);
+}
+
+/* In the child: become the command or report why not, shell-style. */
+static void __attribute__((noreturn))
+exec_child(const char *const *argv, int out, int err)
+{
+	sigset_t	 none;
+	int		 nul, e;
+
+	setpgid(0, 0);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	nul = open("/dev/null", O_RDONLY);
+	if (nul >= 0 && nul != 0) {
+		dup2(nul, 0);
+		close(nul);
+	}
+	dup2(out, 1);
+	dup2(err, 2);
+	execvp(argv[0], (char *const *)argv);
+	e = errno;
+	dprintf(2, "umkit-agent: %s: %s\n", argv[0], strerror(e));
+	_exit(e == ENOENT || e == ENOTDIR ? 127 : 126);
+}
+
+/* EXEC: start the child; its output and exit are handled by the loop. */
+static void
+do_exec(uint32_t id, const char *const *argv, uint32_t timeout_s)
+{
+	struct job	*j;
+	int		 po[2], pe[2];
+	pid_t		 pid;
+
+	if (A.njobs >= MAX_JOBS) {
+		reply_err(OP_EXEC, id, EAGAIN);
+		return;
+	}
+	if (pipe2(po, O_CLOEXEC) != 0) {
+		reply_err(OP_EXEC, id, errno);
+		return;
+	}
+	if (pipe2(pe, O_CLOEXEC) != 0) {
+		reply_err(OP_EXEC, id, errno);
+		close(po[0]);
+		close(po[1]);
+		return;
+	}
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0)
+		exec_child(argv, po[1], pe[1]);
+	close(po[1]);
+	close(pe[1]);
+	if (pid < 0) {
+		reply_err(OP_EXEC, id, errno);
+		close(po[0]);
+		close(pe[0]);
+		return;
+	}
+	setpgid(pid, pid);	/* also in the child: whoever runs first */
+	set_nonblock(po[0]);
+	set_nonblock(pe[0]);
+	j = job_new(JOB_EXEC, id);
+	j->pid = pid;
+	j->fd[0] = po[0];
+	j->fd[1] = pe[0];
+	if (timeout_s > 0)
+		j->deadline = mono_ms() + (long long)timeout_s * 1000;
+}
+
+/* TRACE: open the pipe and stream it from the loop. */
+static void
+do_trace(uint32_t id, const char *path)
+{
+	struct job	*j;
+	struct stat	 st;
+	int		 fd;
+
+	if (A.njobs >= MAX_JOBS) {
+		reply_err(OP_TRACE, id, EAGAIN);
+		return;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		reply_err(OP_TRACE, id, errno);
+		return;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		reply_err(OP_TRACE, id, EISDIR);
+		return;
+	}
+	j = job_new(JOB_TRACE, id);
+	j->fd[0] = fd;
+}
+
+/* Find the job serving request id. */
+static struct job *
+job_find(uint32_t id)
+{
+	struct job	*j;
+
+	for (j = A.jobs; j != NULL; j = j->next)
+		if (j->id == id)
+			return j;
+	return NULL;
+}
+
+/* CANCEL: kill an EXEC's process group or end a TRACE stream. */
+static void
+do_cancel(uint32_t id)
+{
+	struct job	*j;
+
+	if ((j = job_find(id)) == NULL)
+		return;
+	if (j->kind == JOB_EXEC) {
+		if (!j->reaped)
+			kill(-j->pid, SIGKILL);
+		return;
+	}
+	proto_enc_frame(&A.ob, OP_TRACE, id, PF_REPLY | PF_END, 0, NULL, 0);
+	job_free(j);
+}
+
+/* Log a frame we refuse, with its first bytes, then quit. */
+static void __attribute__((noreturn))
+garbage(const char *why, const uint8_t *p, size_t n)
+{
+	char	hex[3 * 24 + 1];
+	size_t	i;
+
+	hex[0] = '\0';
+	for (i = 0; i < n && i < 24; i++)
+		snprintf(hex + 3 * i, 4, " %02x", p[i]);
+	logmsg("garbage on the link (%s):%s; closing", why, hex);
+	quit(2);
+}
+
+/* Handle one whole request frame. */
+static void
+handle(const struct proto_hdr *h, const uint8_t *payload)
+{
+	struct proto_req *r = &A.req;
+	char		  tmp[16];
+	int		  rc;
+
+	rc = proto_dec_request(h, payload, r);
+	if (rc == -EBADMSG)
+		garbage("a reply frame sent to the agent", payload - PROTO_HDR_LEN,
+		    PROTO_HDR_LEN + h->len);
+	if (rc < 0) {
+		logmsg("%s id %u: %s", proto_op_name(h->op, tmp, sizeof(tmp)),
+		    h->id, strerror(-rc));
+		if (h->op != OP_CANCEL)
+			reply_err(h->op, h->id, -rc);
+		return;
+	}
+	switch (h->op) {
+	case OP_HELLO:
+		send_hello(h->id);
+		break;
+	case OP_STAT:
+		do_stat(h->id, r->path);
+		break;
+	case OP_READDIR:
+		do_readdir(h->id, r->path);
+		break;
+	case OP_READLINK:
+		do_readlink(h->id, r->path);
+		break;
+	case OP_READ:
+		do_read(h->id, r->path, r->u.read.off, r->u.read.len,
+		    r->u.read.flags);
+		break;
+	case OP_WRITE:
+		do_write(h->id, r->path, r->u.write.data, r->u.write.len);
+		break;
+	case OP_EXEC:
+		do_exec(h->id, r->u.exec.argv, r->u.exec.timeout_s);
+		break;
+	case OP_TRACE:
+		do_trace(h->id, r->path);
+		break;
+	case OP_CANCEL:
+		do_cancel(h->id);
+		break;
+	}
+}
+
+/* Read from the link and handle every complete frame. */
+static void
+read_link(void)
+{
+	struct proto_hdr h;
+	size_t		 off = 0;
+	ssize_t		 n;
+	int		 rc;
+
+	n = read(A.in, A.ibuf + A.ilen, A.icap - A.ilen);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n < 0) {
+		logmsg("link read: %s", strerror(errno));
+		quit(1);
+	}
+	if (n == 0) {
+		if (A.ilen != 0)
+			logmsg("link closed inside a frame (%zu bytes)", A.ilen);
+		quit(A.ilen != 0);
+	}
+	A.ilen += (size_t)n;
+	for (;;) {
+		rc = proto_get_hdr(A.ibuf + off, A.ilen - off, &h,
+		    PROTO_MAX_PAYLOAD);
+		if (rc == -EBADMSG)
+			garbage("bad magic", A.ibuf + off, A.ilen - off);
+		if (rc == -EMSGSIZE)
+			garbage("payload too long", A.ibuf + off, A.ilen - off);
+		if (rc == 0 || A.ilen - off - PROTO_HDR_LEN < h.len)
+			break;
+		handle(&h, A.ibuf + off + PROTO_HDR_LEN);
+		off += PROTO_HDR_LEN + h.len;
+		flush_out();
+	}
+	memmove(A.ibuf, A.ibuf + off, A.ilen - off);
+	A.ilen -= off;
+}
+
+/* Forward what a job's fd k has; close it at EOF.  Returns bytes read. */
+static ssize_t
+pump(struct job *j, int k)
+{
+	static const uint16_t ops[2] = { OP_STDOUT, OP_STDERR };
+	ssize_t	n;
+
+	do
+		n = read(j->fd[k], A.rbuf, PROTO_CHUNK);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EAGAIN)
+		return -1;
+	if (n > 0) {
+		proto_enc_frame(&A.ob, j->kind == JOB_TRACE ? OP_DATA : ops[k],
+		    j->id, PF_REPLY, 0, A.rbuf, (size_t)n);
+		return n;
+	}
+	if (j->kind == JOB_TRACE) {
+		proto_enc_frame(&A.ob, OP_TRACE, j->id, PF_REPLY | PF_END,
+		    n < 0 ? errno : 0, NULL, 0);
+		return 0;		/* the caller frees the job */
+	}
+	close(j->fd[k]);
+	j->fd[k] = -1;
+	return 0;
+}
+
+/* Reap exited children; mark their jobs. */
+static void
+reap(void)
+{
+	struct job	*j;
+	char		 b[64];
+	pid_t		 pid;
+	int		 st;
+
+	while (read(A.sigfd[0], b, sizeof(b)) > 0)
+		;
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+		for (j = A.jobs; j != NULL; j = j->next)
+			if (j->kind == JOB_EXEC && j->pid == pid) {
+				j->reaped = 1;
+				j->status = st;
+			}
+}
+
+/* Send EXIT for a reaped child once its output is drained. */
+static void
+finish_exec(struct job *j)
+{
+	unsigned code;
+	int	 k;
+
+	/* The child is gone: all it wrote is in the pipes already. */
+	for (k = 0; k < 2; k++)
+		while (j->fd[k] >= 0 && pump(j, k) > 0)
+			flush_out();
+	if (WIFEXITED(j->status))
+		code = (unsigned)WEXITSTATUS(j->status);
+	else if (WIFSIGNALED(j->status))
+		code = 128 + (unsigned)WTERMSIG(j->status);
+	else
+		code = 255;
+	/* A background grandchild may still hold the pipes: not ours. */
+	proto_enc_u32(&A.ob, OP_EXIT, j->id,
+	    PF_REPLY | PF_END | (j->timedout ? PF_TIMEOUT : 0), code & 0xff);
+	job_free(j);
+}
+
+/* SIGCHLD: wake the loop. */
+static void
+on_sigchld(int sig)
+{
+	int	e = errno;
+
+	(void)sig;
+	if (write(A.sigfd[1], "c", 1) < 0) {
+		/* The pipe is full: the loop is already due to wake. */
+	}
+	errno = e;
+}
+
+/* Put a tty into raw mode (no echo, no translation, 8 bits). */
+static void
+make_raw(int fd)
+{
+	struct termios	t;
+
+	if (!isatty(fd))
+		return;
+	if (tcgetattr(fd, &t) != 0) {
+		logmsg("tcgetattr: %s", strerror(errno));
+		exit(1);
+	}
+	cfmakeraw(&t);
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(fd, TCSANOW, &t) != 0) {
+		logmsg("tcsetattr: %s", strerror(errno));
+		exit(1);
+	}
+	/* Whatever arrived before the line was raw is not ours. */
+	tcflush(fd, TCIFLUSH);
+}
+
+/* Print usage and exit. */
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: umkit-agent TTY | --fd N | --stdio\n");
+	exit(2);
+}
+
+/* Set up the link from the command line. */
+static void
+open_link(int argc, char **argv)
+{
+	char	*end;
+	long	 v;
+
+	if (argc == 2 && strcmp(argv[1], "--stdio") == 0) {
+		A.in = 0;
+		A.out = 1;
+	} else if (argc == 3 && strcmp(argv[1], "--fd") == 0) {
+		v = strtol(argv[2], &end, 10);
+		if (*argv[2] == '\0' || *end != '\0' || v < 0 || v > INT_MAX)
+			usage();
+		A.in = A.out = (int)v;
+		if (fcntl(A.in, F_SETFD, FD_CLOEXEC) != 0) {
+			logmsg("fd %d: %s", A.in, strerror(errno));
+			exit(1);
+		}
+	} else if (argc == 2 && argv[1][0] != '-') {
+		A.in = open(argv[1], O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (A.in < 0) {
+			logmsg("%s: %s", argv[1], strerror(errno));
+			exit(1);
+		}
+		A.out = A.in;
+	} else
+		usage();
+	make_raw(A.in);
+}
+
+/* Milliseconds until the nearest EXEC deadline, or -1. */
+static int
+poll_timeout(long long now)
+{
+	struct job	*j;
+	long long	 t = -1;
+
+	for (j = A.jobs; j != NULL; j = j->next)
+		if (j->kind == JOB_EXEC && j->deadline && !j->timedout &&
+		    (t < 0 || j->deadline - now < t))
+			t = j->deadline - now > 0 ? j->deadline - now : 0;
+	return (int)t;
+}
+
+/* Kill the process groups whose time is up. */
+static void
+check_deadlines(long long now)
+{
+	struct job	*j;
+
+	for (j = A.jobs; j != NULL; j = j->next)
+		if (j->kind == JOB_EXEC && j->deadline && !j->timedout &&
+		    !j->reaped && now >= j->deadline) {
+			kill(-j->pid, SIGKILL);
+			j->timedout = 1;
+		}
+}
+
+/* The main loop: link, SIGCHLD, job fds. */
+static void
+serve(void)
+{
+	struct pollfd	 pfd[2 + 2 * MAX_JOBS];
+	struct job	*j, *next;
+	uint32_t	 iv[2 * MAX_JOBS];
+	int		 kv[2 * MAX_JOBS], nfd, i, k;
+
+	for (;;) {
+		pfd[0].fd = A.in;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = A.sigfd[0];
+		pfd[1].events = POLLIN;
+		nfd = 2;
+		for (j = A.jobs; j != NULL; j = j->next)
+			for (k = 0; k < 2; k++)
+				if (j->fd[k] >= 0) {
+					iv[nfd - 2] = j->id;
+					kv[nfd - 2] = k;
+					pfd[nfd].fd = j->fd[k];
+					pfd[nfd].events = POLLIN;
+					nfd++;
+				}
+		if (poll(pfd, (nfds_t)nfd, poll_timeout(mono_ms())) < 0) {
+			if (errno == EINTR)
+				continue;
+			logmsg("poll: %s", strerror(errno));
+			quit(1);
+		}
+		if (pfd[0].revents)
+			read_link();
+		if (pfd[1].revents)
+			reap();
+		for (i = 2; i < nfd; i++) {
+			/* A CANCEL or EOF above may have freed the job. */
+			k = kv[i - 2];
+			if (pfd[i].revents == 0 ||
+			    (j = job_find(iv[i - 2])) == NULL ||
+			    j->fd[k] != pfd[i].fd)
+				continue;
+			if (pump(j, k) == 0 && j->kind == JOB_TRACE)
+				job_free(j);
+			flush_out();
+		}
+		reap();
+		check_deadlines(mono_ms());
+		for (j = A.jobs; j != NULL; j = next) {
+			next = j->next;
+			if (j->kind == JOB_EXEC && j->reaped)
+				finish_exec(j);
+		}
+		flush_out();
+	}
+}
+
+/* Set up signals, the link and buffers; say hello; serve. */
+int
+main(int argc, char **argv)
+{
+	struct sigaction sa;
+
+	open_link(argc, argv);
+	if (pipe2(A.sigfd, O_CLOEXEC | O_NONBLOCK) != 0) {
+		logmsg("pipe: %s", strerror(errno));
+		exit(1);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	A.icap = PROTO_HDR_LEN + PROTO_MAX_PAYLOAD;
+	A.ibuf = proto_xrealloc(NULL, A.icap);
+	A.rbuf = proto_xrealloc(NULL, PROTO_MAX_PAYLOAD + 1);
+	send_hello(0);
+	flush_out();
+	serve();
+	return 0;
+}
