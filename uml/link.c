@@ -1,0 +1,872 @@
+/*
+ * link.c - host end of the guest link (API in link.h, wire format in
+ * docs/protocol.md).
+ *
+ * A reader thread owns the read side of the fd: it splits the byte stream
+ * into frames, checks each one (proto_check_reply) and queues it on the
+ * waiter whose request id it carries.  Callers encode a request, write it
+ * under the write mutex, then sleep on their own condition variable until
+ * a frame, their deadline or the death of the link.  Anything malformed
+ * from the agent kills the link: every pending and future call fails with
+ * -EIO at once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+
+#include "link.h"
+#include "proto.h"
+
+#define NO_DEADLINE	LLONG_MAX
+#define TRACE_POLL_MS	200
+
+/* A frame received for a request. */
+struct frame {
+	struct proto_hdr h;
+	struct frame	*next;
+	uint8_t		 data[];
+};
+
+/* A request in flight: where the reader puts the frames for its id. */
+struct waiter {
+	uint32_t	 id;
+	struct frame	*head;		/* queued frames, oldest first */
+	struct frame	**tail;
+	pthread_cond_t	 cond;		/* signalled on a frame or death */
+	struct waiter	*next;
+};
+
+/* One call: its waiter, its deadline and its encoded request. */
+struct call {
+	struct waiter	 w;
+	long long	 deadline;	/* ms, monotonic */
+	struct pbuf	 pb;
+};
+
+struct link {
+	int		 fd;
+	FILE		*log;		/* may be NULL; FILE has its own lock */
+	pthread_t	 reader;
+	int		 wake[2];	/* link_close wakes the reader */
+
+	/* wlock serialises writes of whole frames to fd. */
+	pthread_mutex_t	 wlock;
+
+	/* lock guards every field below, and the waiters' queues. */
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 state;		/* hello, death, users == 0 */
+	int		 dead;		/* EOF, garbage or closing */
+	int		 hello;		/* the agent's HELLO has been seen */
+	int		 version_err;	/* the agent speaks another version */
+	struct proto_hello peer;
+	uint32_t	 next_id;
+	int		 timeout_ms;
+	int		 users;		/* calls between begin and end */
+	struct waiter	*waiters;
+};
+
+/* Monotonic time in milliseconds. */
+static long long
+mono_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Write one line to the link's log, if it has one. */
+static void __attribute__((format(printf, 2, 3)))
+link_log(struct link *l, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (l->log == NULL)
+		return;
+	va_start(ap, fmt);
+	flockfile(l->log);
+	fputs("link: ", l->log);
+	vfprintf(l->log, fmt, ap);
+	fputc('\n', l->log);
+	fflush(l->log);
+	funlockfile(l->log);
+	va_end(ap);
+}
+
+/* Wait on cond until deadline; ETIMEDOUT when it passed. */
+static int
+wait_until(pthread_cond_t *cond, pthread_mutex_t *mtx, long long deadline)
+{
+	struct timespec	ts;
+
+	if (deadline == NO_DEADLINE)
+		return pthread_cond_wait(cond, mtx);
+	if (mono_ms() >= deadline)
+		return ETIMEDOUT;
+	ts.tv_sec = deadline / 1000;
+	ts.tv_nsec = (deadline % 1000) * 1000000;
+	return pthread_cond_timedwait(cond, mtx, &ts);
+}
+
+/* A condition variable that times out on the monotonic clock. */
+static void
+cond_init(pthread_cond_t *c)
+{
+	pthread_condattr_t a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(c, &a);
+	pthread_condattr_destroy(&a);
+}
+
+/* Mark the link dead and wake everyone; call with lock held. */
+static void
+kill_link_locked(struct link *l)
+{
+	struct waiter	*w;
+
+	if (l->dead)
+		return;
+	l->dead = 1;
+	for (w = l->waiters; w != NULL; w = w->next)
+		pthread_cond_broadcast(&w->cond);
+	pthread_cond_broadcast(&l->state);
+	/* Tell the agent too: it sees EOF.  Fails harmlessly on non-sockets. */
+	shutdown(l->fd, SHUT_RDWR);
+}
+
+/* Mark the link dead from outside the lock. */
+static void
+kill_link(struct link *l)
+{
+	pthread_mutex_lock(&l->lock);
+	kill_link_locked(l);
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* Log a frame we refuse and kill the link. */
+static void
+garbage(struct link *l, const char *why, const uint8_t *p, size_t n)
+{
+	char	hex[3 * 24 + 1];
+	size_t	i;
+
+	hex[0] = '\0';
+	for (i = 0; i < n && i < 24; i++)
+		snprintf(hex + 3 * i, 4, " %02x", p[i]);
+	link_log(l, "garbage from the agent (%s):%s; closing the link", why,
+	    hex);
+	kill_link(l);
+}
+
+/* Route one checked frame to its waiter; call with lock held. */
+static void
+deliver_locked(struct link *l, const struct proto_hdr *h, const uint8_t *p)
+{
+	struct waiter	*w;
+	struct frame	*f;
+	char		 tmp[16];
+
+	for (w = l->waiters; w != NULL; w = w->next)
+		if (w->id == h->id)
+			break;
+	if (w == NULL) {
+		link_log(l, "dropped %s frame for id %u: nobody waits for it",
+		    proto_op_name(h->op, tmp, sizeof(tmp)), h->id);
+		return;
+	}
+	f = proto_xrealloc(NULL, sizeof(*f) + h->len);
+	f->h = *h;
+	f->next = NULL;
+	memcpy(f->data, p, h->len);
+	*w->tail = f;
+	w->tail = &f->next;
+	pthread_cond_signal(&w->cond);
+}
+
+/* Handle one whole frame from the agent; 0, or -1 when it is garbage. */
+static int
+got_frame(struct link *l, const struct proto_hdr *h, const uint8_t *p)
+{
+	struct proto_hello hello;
+	char		   tmp[16];
+
+	if (proto_check_reply(h, p) != 0) {
+		garbage(l, "malformed frame", p - PROTO_HDR_LEN,
+		    PROTO_HDR_LEN + h->len);
+		return -1;
+	}
+	pthread_mutex_lock(&l->lock);
+	if (h->op == OP_HELLO && h->err == 0) {
+		proto_dec_hello(p, h->len, &hello);
+		if (hello.version != PROTO_VERSION && !l->version_err) {
+			link_log(l, "agent speaks protocol version %u, not %u",
+			    hello.version, PROTO_VERSION);
+			l->version_err = 1;
+		}
+		l->peer = hello;
+		l->hello = 1;
+		pthread_cond_broadcast(&l->state);
+		if (h->id == 0) {
+			pthread_mutex_unlock(&l->lock);
+			return 0;
+		}
+	} else if (h->id == 0) {
+		pthread_mutex_unlock(&l->lock);
+		garbage(l, proto_op_name(h->op, tmp, sizeof(tmp)),
+		    p - PROTO_HDR_LEN, PROTO_HDR_LEN + h->len);
+		return -1;
+	}
+	deliver_locked(l, h, p);
+	pthread_mutex_unlock(&l->lock);
+	return 0;
+}
+
+/* The reader thread: read, split into frames, route; die on EOF. */
+static void *
+reader_main(void *arg)
+{
+	struct link	*l = arg;
+	struct proto_hdr h;
+	struct pollfd	 pfd[2];
+	uint8_t		*buf;
+	size_t		 len = 0, off, cap = PROTO_HDR_LEN + PROTO_MAX_PAYLOAD;
+	ssize_t		 n;
+	int		 rc;
+
+	buf = proto_xrealloc(NULL, cap);
+	pfd[0].fd = l->fd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = l->wake[0];
+	pfd[1].events = POLLIN;
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			link_log(l, "poll: %s", strerror(errno));
+			break;
+		}
+		if (pfd[1].revents)
+			break;
+		n = read(l->fd, buf + len, cap - len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			if (n < 0)
+				link_log(l, "read: %s", strerror(errno));
+			else if (len != 0)
+				link_log(l, "agent closed the line inside a "
+				    "frame (%zu bytes)", len);
+			else
+				link_log(l, "agent closed the line");
+			break;
+		}
+		len += (size_t)n;
+		off = 0;
+		for (;;) {
+			rc = proto_get_hdr(buf + off, len - off, &h,
+			    PROTO_MAX_PAYLOAD);
+			if (rc < 0) {
+				garbage(l, rc == -EBADMSG ? "bad magic" :
+				    "payload too long", buf + off, len - off);
+				goto out;
+			}
+			if (rc == 0 || len - off - PROTO_HDR_LEN < h.len)
+				break;
+			if (got_frame(l, &h, buf + off + PROTO_HDR_LEN) < 0)
+				goto out;
+			off += PROTO_HDR_LEN + h.len;
+		}
+		memmove(buf, buf + off, len - off);
+		len -= off;
+	}
+out:
+	kill_link(l);
+	free(buf);
+	return NULL;
+}
+
+/* Take over fd and start the reader. */
+struct link *
+link_open(int fd, FILE *log)
+{
+	struct link	*l;
+	int		 fl, rc;
+
+	l = proto_xcalloc(1, sizeof(*l));
+	l->fd = fd;
+	l->log = log;
+	l->next_id = 1;
+	l->timeout_ms = LINK_TIMEOUT_MS;
+	pthread_mutex_init(&l->wlock, NULL);
+	pthread_mutex_init(&l->lock, NULL);
+	cond_init(&l->state);
+	if ((fl = fcntl(fd, F_GETFL)) >= 0)
+		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	if (pipe2(l->wake, O_CLOEXEC) != 0) {
+		fprintf(stderr, "umkit: link: pipe: %s\n", strerror(errno));
+		abort();
+	}
+	if ((rc = pthread_create(&l->reader, NULL, reader_main, l)) != 0) {
+		fprintf(stderr, "umkit: link: thread: %s\n", strerror(rc));
+		abort();
+	}
+	return l;
+}
+
+/* Set the per-request timeout (ms) of later calls. */
+void
+link_set_timeout(struct link *l, int timeout_ms)
+{
+	pthread_mutex_lock(&l->lock);
+	l->timeout_ms = timeout_ms > 0 ? timeout_ms : LINK_TIMEOUT_MS;
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* Wait for the agent's HELLO. */
+int
+link_hello(struct link *l, int timeout_ms)
+{
+	long long	deadline = mono_ms() + timeout_ms;
+	int		rc = 0;
+
+	pthread_mutex_lock(&l->lock);
+	while (!l->hello && !l->dead && rc == 0)
+		rc = wait_until(&l->state, &l->lock, deadline);
+	if (l->dead)
+		rc = -EIO;
+	else if (!l->hello)
+		rc = -ETIMEDOUT;
+	else
+		rc = l->version_err ? -EPROTO : 0;
+	pthread_mutex_unlock(&l->lock);
+	return rc;
+}
+
+/*
+ * Register a call: wait (until its deadline) for the agent's HELLO unless
+ * force, then give it an id.  Every successful call_begin needs call_end.
+ */
+static int
+call_begin(struct link *l, struct call *c, int force)
+{
+	int	rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	pthread_mutex_lock(&l->lock);
+	c->deadline = mono_ms() + l->timeout_ms;
+	while (!force && !l->hello && !l->dead && rc == 0)
+		rc = wait_until(&l->state, &l->lock, c->deadline);
+	if (l->dead || (!force && !l->hello)) {
+		pthread_mutex_unlock(&l->lock);
+		return -EIO;
+	}
+	if (!force && l->version_err) {
+		pthread_mutex_unlock(&l->lock);
+		return -EPROTO;
+	}
+	c->w.id = l->next_id++;
+	if (l->next_id == 0)
+		l->next_id = 1;
+	c->w.tail = &c->w.head;
+	cond_init(&c->w.cond);
+	c->w.next = l->waiters;
+	l->waiters = &c->w;
+	l->users++;
+	pthread_mutex_unlock(&l->lock);
+	return 0;
+}
+
+/* Unregister a call and drop what is still queued for it. */
+static void
+call_end(struct link *l, struct call *c)
+{
+	struct waiter	**pp;
+	struct frame	*f;
+
+	pthread_mutex_lock(&l->lock);
+	for (pp = &l->waiters; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == &c->w) {
+			*pp = c->w.next;
+			break;
+		}
+	while ((f = c->w.head) != NULL) {
+		c->w.head = f->next;
+		free(f);
+	}
+	if (--l->users == 0)
+		pthread_cond_broadcast(&l->state);
+	pthread_mutex_unlock(&l->lock);
+	pthread_cond_destroy(&c->w.cond);
+	pb_free(&c->pb);
+}
+
+/*
+ * Write the frames in pb whole, under the write mutex, by the deadline.
+ * A frame cut short leaves the stream unusable, so that kills the link.
+ */
+static int
+send_pb(struct link *l, struct pbuf *pb, long long deadline)
+{
+	struct pollfd	pfd;
+	size_t		off = 0;
+	ssize_t		n;
+	long long	left;
+	int		rc = 0, sock = 1;
+
+	pthread_mutex_lock(&l->wlock);
+	while (off < pb->len) {
+		if (sock) {
+			n = send(l->fd, pb->data + off, pb->len - off,
+			    MSG_NOSIGNAL);
+			if (n < 0 && errno == ENOTSOCK) {
+				sock = 0;
+				continue;
+			}
+		} else
+			n = write(l->fd, pb->data + off, pb->len - off);
+		if (n > 0) {
+			off += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			left = deadline == NO_DEADLINE ? -1 :
+			    deadline - mono_ms();
+			if (left != -1 && left <= 0) {
+				rc = -ETIMEDOUT;
+				break;
+			}
+			pfd.fd = l->fd;
+			pfd.events = POLLOUT;
+			poll(&pfd, 1, left > INT_MAX ? INT_MAX : (int)left);
+			continue;
+		}
+		link_log(l, "write: %s", n < 0 ? strerror(errno) : "no progress");
+		rc = -EIO;
+		break;
+	}
+	pthread_mutex_unlock(&l->wlock);
+	if (rc != 0 && (off != 0 || rc == -EIO)) {
+		if (off != 0)
+			link_log(l, "a request was cut short; closing the link");
+		kill_link(l);
+	}
+	return rc != 0 ? -EIO : 0;
+}
+
+/* Send the call's request. */
+static int
+call_send(struct link *l, struct call *c)
+{
+	return send_pb(l, &c->pb, c->deadline);
+}
+
+/*
+ * Next frame for the call, waiting until deadline: 0 with *fp set (the
+ * caller frees it), -ETIMEDOUT, or -EIO when the link is dead.
+ */
+static int
+call_next(struct link *l, struct call *c, long long deadline,
+    struct frame **fp)
+{
+	int	rc = 0;
+
+	pthread_mutex_lock(&l->lock);
+	while (c->w.head == NULL && !l->dead && rc == 0)
+		rc = wait_until(&c->w.cond, &l->lock, deadline);
+	if (c->w.head != NULL) {
+		*fp = c->w.head;
+		c->w.head = (*fp)->next;
+		if (c->w.head == NULL)
+			c->w.tail = &c->w.head;
+		rc = 0;
+	} else
+		rc = l->dead ? -EIO : -ETIMEDOUT;
+	pthread_mutex_unlock(&l->lock);
+	return rc;
+}
+
+/* Send a request and wait for its one final frame (errors as -errno). */
+static int
+call_simple(struct link *l, struct call *c, struct frame **fp)
+{
+	int	rc;
+
+	if ((rc = call_send(l, c)) != 0)
+		return rc;
+	if ((rc = call_next(l, c, c->deadline, fp)) != 0) {
+		if (rc == -ETIMEDOUT)
+			link_log(l, "request %u timed out", c->w.id);
+		return -EIO;
+	}
+	if ((*fp)->h.err != 0) {
+		rc = -(*fp)->h.err;
+		free(*fp);
+		return rc;
+	}
+	return 0;
+}
+
+/* Send a HELLO (even before the agent's own) and wait for the reply. */
+int
+link_ping(struct link *l, int timeout_ms)
+{
+	struct proto_hello h;
+	struct frame	  *f;
+	struct call	   c;
+	int		   rc;
+
+	if ((rc = call_begin(l, &c, 1)) != 0)
+		return rc;
+	if (timeout_ms > 0)
+		c.deadline = mono_ms() + timeout_ms;
+	memset(&h, 0, sizeof(h));
+	h.version = PROTO_VERSION;
+	h.max_payload = PROTO_MAX_PAYLOAD;
+	h.max_path = PROTO_MAX_PATH;
+	h.max_argc = PROTO_MAX_ARGC;
+	snprintf(h.name, sizeof(h.name), "umkit-link");
+	proto_enc_hello(&c.pb, c.w.id, 0, &h);
+	rc = call_simple(l, &c, &f);
+	if (rc == 0) {
+		if (f->h.op != OP_HELLO)
+			rc = -EIO;
+		free(f);
+	}
+	call_end(l, &c);
+	if (rc == 0) {
+		pthread_mutex_lock(&l->lock);
+		rc = l->version_err ? -EPROTO : 0;
+		pthread_mutex_unlock(&l->lock);
+	}
+	return rc;
+}
+
+/* Stop the reader, fail all calls, wait for them to leave, free. */
+void
+link_close(struct link *l)
+{
+	char	c = 'x';
+
+	kill_link(l);
+	if (write(l->wake[1], &c, 1) < 0)
+		link_log(l, "close: %s", strerror(errno));
+	pthread_join(l->reader, NULL);
+	pthread_mutex_lock(&l->lock);
+	while (l->users > 0)
+		pthread_cond_wait(&l->state, &l->lock);
+	pthread_mutex_unlock(&l->lock);
+	close(l->fd);
+	close(l->wake[0]);
+	close(l->wake[1]);
+	pthread_cond_destroy(&l->state);
+	pthread_mutex_destroy(&l->lock);
+	pthread_mutex_destroy(&l->wlock);
+	free(l);
+}
+
+/* Check the reply's op; a mismatch is the agent's fault. */
+static int
+expect_op(struct link *l, struct frame *f, unsigned op)
+{
+	char	t1[16], t2[16];
+
+	if (f->h.op == op)
+		return 0;
+	link_log(l, "got %s for a %s request; closing the link",
+	    proto_op_name(f->h.op, t1, sizeof(t1)),
+	    proto_op_name(op, t2, sizeof(t2)));
+	kill_link(l);
+	return -EIO;
+}
+
+/* lstat a guest path. */
+int
+link_stat(struct link *l, const char *path, struct link_stat *st)
+{
+	struct proto_stat ps;
+	struct frame	 *f;
+	struct call	  c;
+	int		  rc;
+
+	if ((rc = call_begin(l, &c, 0)) != 0)
+		return rc;
+	if ((rc = proto_enc_path(&c.pb, OP_STAT, c.w.id, path)) == 0 &&
+	    (rc = call_simple(l, &c, &f)) == 0) {
+		if ((rc = expect_op(l, f, OP_STAT)) == 0) {
+			proto_dec_stat(f->data, f->h.len, &ps);
+			st->mode = ps.mode;
+			st->nlink = ps.nlink;
+			st->size = ps.size;
+			st->ino = ps.ino;
+			st->mtime_ns = ps.mtime_ns;
+		}
+		free(f);
+	}
+	call_end(l, &c);
+	return rc;
+}
+
+/* List a guest directory through fn. */
+int
+link_readdir(struct link *l, const char *path,
+    int (*fn)(const char *name, unsigned type, void *arg), void *arg)
+{
+	struct frame	*f;
+	struct call	 c;
+	char		 name[256];
+	unsigned	 type;
+	size_t		 off;
+	int		 rc, end = 0, stopped = 0;
+
+	if ((rc = call_begin(l, &c, 0)) != 0)
+		return rc;
+	if ((rc = proto_enc_path(&c.pb, OP_READDIR, c.w.id, path)) == 0)
+		rc = call_send(l, &c);
+	while (rc == 0 && !end) {
+		if ((rc = call_next(l, &c, c.deadline, &f)) != 0) {
+			rc = -EIO;
+			break;
+		}
+		end = (f->h.flags & PF_END) != 0;
+		if (f->h.err != 0)
+			rc = -f->h.err;
+		else if ((rc = expect_op(l, f, OP_READDIR)) == 0) {
+			off = 0;
+			while (!stopped && proto_dec_dirent(f->data, f->h.len,
+			    &off, name, &type) == 1)
+				stopped = fn(name, type, arg) != 0;
+		}
+		free(f);
+	}
+	call_end(l, &c);
+	return rc;
+}
+
+/* Read a guest symlink. */
+int
+link_readlink(struct link *l, const char *path, char *buf, size_t size)
+{
+	struct frame	*f;
+	struct call	 c;
+	size_t		 n;
+	int		 rc;
+
+	if (size == 0)
+		return -EINVAL;
+	if ((rc = call_begin(l, &c, 0)) != 0)
+		return rc;
+	if ((rc = proto_enc_path(&c.pb, OP_READLINK, c.w.id, path)) == 0 &&
+	    (rc = call_simple(l, &c, &f)) == 0) {
+		if ((rc = expect_op(l, f, OP_READLINK)) == 0) {
+			n = f->h.len < size - 1 ? f->h.len : size - 1;
+			memcpy(buf, f->data, n);
+			buf[n] = '\0';
+			rc = (int)n;
+		}
+		free(f);
+	}
+	call_end(l, &c);
+	return rc;
+}
+
+/* Read a guest file, whole or a range. */
+ssize_t
+link_read(struct link *l, const char *path, uint64_t off, size_t len,
+    int whole, char **buf)
+{
+	struct frame	*f;
+	struct call	 c;
+	ssize_t		 rc;
+	int		 r;
+
+	*buf = NULL;
+	if (whole && off != 0)
+		return -EINVAL;
+	if (len > PROTO_MAX_PAYLOAD)
+		len = whole ? 0 : PROTO_MAX_PAYLOAD;
+	if ((r = call_begin(l, &c, 0)) != 0)
+		return r;
+	if ((r = proto_enc_read(&c.pb, c.w.id, path, off, (uint32_t)len,
+	    whole ? PROTO_READ_WHOLE : 0)) == 0 &&
+	    (r = call_simple(l, &c, &f)) == 0) {
+		if ((r = expect_op(l, f, OP_READ)) == 0) {
+			*buf = proto_xrealloc(NULL, f->h.len + 1);
+			memcpy(*buf, f->data, f->h.len);
+			(*buf)[f->h.len] = '\0';
+			r = 0;
+		}
+		rc = r == 0 ? (ssize_t)f->h.len : r;
+		free(f);
+	} else
+		rc = r;
+	call_end(l, &c);
+	return rc;
+}
+
+/* Write to a guest file in one write(2). */
+ssize_t
+link_write(struct link *l, const char *path, const void *data, size_t len)
+{
+	struct frame	*f;
+	struct call	 c;
+	uint32_t	 v;
+	ssize_t		 rc;
+	int		 r;
+
+	if ((r = call_begin(l, &c, 0)) != 0)
+		return r;
+	r = proto_enc_write(&c.pb, c.w.id, path, data, len);
+	pthread_mutex_lock(&l->lock);
+	if (r == 0 && c.pb.len - PROTO_HDR_LEN > l->peer.max_payload)
+		r = -EFBIG;
+	pthread_mutex_unlock(&l->lock);
+	if (r == 0 && (r = call_simple(l, &c, &f)) == 0) {
+		if ((r = expect_op(l, f, OP_WRITE)) == 0) {
+			proto_dec_u32(f->data, f->h.len, &v);
+			rc = v;
+		} else
+			rc = r;
+		free(f);
+	} else
+		rc = r;
+	call_end(l, &c);
+	return rc;
+}
+
+/* Write all of buf to fd (a dropped sink is not an error of the call). */
+static void
+copy_out(int fd, const uint8_t *p, size_t n)
+{
+	ssize_t	w;
+
+	while (fd >= 0 && n > 0) {
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Ask the agent to stop request c (EXEC or TRACE). */
+static void
+call_cancel(struct link *l, struct call *c)
+{
+	struct pbuf	pb = { 0 };
+
+	proto_enc_frame(&pb, OP_CANCEL, c->w.id, 0, 0, NULL, 0);
+	send_pb(l, &pb, mono_ms() + l->timeout_ms);
+	pb_free(&pb);
+}
+
+/* Run a command in the guest, streaming its output. */
+int
+link_exec(struct link *l, char *const argv[], int timeout_s, int out_fd,
+    int err_fd, int *status)
+{
+	struct frame	*f;
+	struct call	 c;
+	long long	 deadline = NO_DEADLINE;
+	int		 rc, done = 0;
+	uint32_t	 v;
+
+	if ((rc = call_begin(l, &c, 0)) != 0)
+		return rc;
+	if (timeout_s > 0)
+		deadline = mono_ms() + (long long)timeout_s * 1000 +
+		    l->timeout_ms;
+	if ((rc = proto_enc_exec(&c.pb, c.w.id, argv,
+	    timeout_s > 0 ? (uint32_t)timeout_s : 0)) == 0)
+		rc = call_send(l, &c);
+	while (rc == 0 && !done) {
+		if ((rc = call_next(l, &c, deadline, &f)) != 0) {
+			if (rc == -ETIMEDOUT) {
+				link_log(l, "exec %s: no exit status in time",
+				    argv[0]);
+				call_cancel(l, &c);
+			}
+			rc = -EIO;
+			break;
+		}
+		if (f->h.err != 0) {
+			rc = -f->h.err;
+			done = 1;
+		} else if (f->h.op == OP_STDOUT)
+			copy_out(out_fd, f->data, f->h.len);
+		else if (f->h.op == OP_STDERR)
+			copy_out(err_fd, f->data, f->h.len);
+		else if ((rc = expect_op(l, f, OP_EXIT)) == 0) {
+			proto_dec_u32(f->data, f->h.len, &v);
+			*status = (int)v;
+			done = 1;
+		}
+		free(f);
+	}
+	call_end(l, &c);
+	return rc;
+}
+
+/* Stream a guest trace pipe into fn until fn or *stop says stop. */
+int
+link_trace(struct link *l, const char *path,
+    int (*fn)(const char *data, size_t len, void *arg), void *arg,
+    volatile int *stop)
+{
+	struct frame	*f;
+	struct call	 c;
+	long long	 deadline = NO_DEADLINE;
+	int		 rc, cancelled = 0, end = 0;
+
+	if ((rc = call_begin(l, &c, 0)) != 0)
+		return rc;
+	if ((rc = proto_enc_path(&c.pb, OP_TRACE, c.w.id, path)) == 0)
+		rc = call_send(l, &c);
+	while (rc == 0 && !end) {
+		if (!cancelled && stop != NULL && *stop) {
+			call_cancel(l, &c);
+			cancelled = 1;
+			deadline = mono_ms() + l->timeout_ms;
+		}
+		rc = call_next(l, &c, cancelled ? deadline :
+		    mono_ms() + TRACE_POLL_MS, &f);
+		if (rc == -ETIMEDOUT && !cancelled) {
+			rc = 0;
+			continue;
+		}
+		if (rc != 0) {
+			rc = -EIO;
+			break;
+		}
+		end = (f->h.flags & PF_END) != 0;
+		if (f->h.err != 0)
+			rc = -f->h.err;
+		else if (f->h.op == OP_DATA) {
+			if (!cancelled && fn(
+			    (const char *)f->data, f->h.len, arg) != 0) {
+				call_cancel(l, &c);
+				cancelled = 1;
+				deadline = mono_ms() + l->timeout_ms;
+			}
+		} else
+			rc = expect_op(l, f, OP_TRACE);
+		free(f);
+	}
+	call_end(l, &c);
+	return rc;
+}
