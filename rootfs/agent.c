@@ -11,6 +11,7 @@
  * requests are in flight at once.  Garbage on the line is logged to
  * stderr (the guest console) and ends the agent: there is no resync.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -10,6 +10,7 @@
  * from the agent kills the link: every pending and future call fails with
  * -EIO at once.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

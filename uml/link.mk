@@ -65,7 +65,7 @@ UNIT_TESTS	+= $(LT)/test-proto $(LT)/test-proto-asan $(LT)/test-link \
 # only seeds it (copy interesting finds to tests/fuzz-corpus by hand).
 $(B)/fuzz/fuzz-proto: tests/fuzz/fuzz-proto.c uml/proto.c uml/proto.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Iuml \
+	$(FUZZ_CC) -g -O1 -std=gnu11 -Iuml \
 		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
 
 fuzz: $(B)/fuzz/fuzz-proto

@@ -4,6 +4,7 @@
  * Shared by the agent and the host.  Decoders check every length against
  * the buffer they are given before touching a byte.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
