@@ -1,0 +1,93 @@
+/* Unit tests: /proc/PID/status and statm, /proc/stat parsers. */
+#include "tui-test.h"
+#include "tui-fixture.h"
+
+/* Adapter for robust(). */
+static int run_status(const char *b, size_t n, char *err)
+{
+	struct pidstatus ps;
+	int r = parse_pidstatus(b, n, &ps);
+
+	memcpy(err, ps.err, PERR_LEN);
+	return r;
+}
+
+/* Adapter for robust(). */
+static int run_stat(const char *b, size_t n, char *err)
+{
+	struct cpustat cs;
+	int r = parse_cpustat(b, n, &cs);
+
+	memcpy(err, cs.err, PERR_LEN);
+	return r;
+}
+
+/* Adapter for robust(). */
+static int run_statm(const char *b, size_t n, char *err)
+{
+	struct statm sm;
+	int r = parse_statm(b, n, &sm);
+
+	memcpy(err, sm.err, PERR_LEN);
+	return r;
+}
+
+/* Init's status and statm: rss counters in kB and pages. */
+static void test_fixture(void **st)
+{
+	size_t len;
+	char *b = fixture("guest/proc/1/status", &len);
+	struct pidstatus ps;
+	struct statm sm;
+	struct cpustat cs;
+
+	assert_int_equal(parse_pidstatus(b, len, &ps), 0);
+	assert_int_equal(ps.pid, 1);
+	assert_string_equal(ps.name, FX_PID1_NAME);
+	assert_int_equal(ps.rss_anon, FX_PID1_ANON);
+	assert_int_equal(ps.rss_file, FX_PID1_FILE);
+	assert_int_equal(ps.vm_rss, ps.rss_anon + ps.rss_file + ps.rss_shmem);
+	assert_string_equal(ps.mode, "");
+	robust(b, len, run_status);
+	free(b);
+	b = fixture("guest/proc/1/statm", &len);
+	assert_int_equal(parse_statm(b, len, &sm), 0);
+	assert_int_equal(sm.resident * 4, FX_PID1_ANON + FX_PID1_FILE);
+	robust(b, len, run_statm);
+	free(b);
+	b = fixture("guest/proc/stat", &len);
+	assert_int_equal(parse_cpustat(b, len, &cs), 0);
+	assert_int_equal(cs.ncpus, FX_NCPUS);
+	assert_true(cs.idle > 0);
+	robust(b, len, run_stat);
+	free(b);
+	(void)st;
+}
+
+/* Broken lines are named; a mode line of a variant kernel is kept. */
+static void test_broken(void **st)
+{
+	struct pidstatus ps;
+	struct statm sm;
+	const char a[] = "Name:\tmy prog\nPid:\t42\nRssAnon:\t12\nRssCounterMode:\tatomic\n";
+
+	assert_int_equal(parse_pidstatus(a, sizeof(a) - 1, &ps), -1);
+	assert_string_equal(ps.err, "line 3: bad RssAnon: line");
+	assert_string_equal(ps.name, "my prog");
+	assert_string_equal(ps.mode, "atomic");
+	assert_int_equal(parse_pidstatus("Name:\tx\n", 8, &ps), -1);
+	assert_string_equal(ps.err, "status: no Pid line");
+	assert_int_equal(parse_statm("1 2 3\n", 6, &sm), -1);
+	assert_string_equal(sm.err, "line 1: statm: expected 7 numbers");
+	(void)st;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_broken),
+	};
+
+	return cmocka_run_group_tests_name("parse-proc", tests, NULL, NULL);
+}

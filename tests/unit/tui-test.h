@@ -1,0 +1,85 @@
+/*
+ * tui-test.h - helpers for the TUI parser unit tests (cmocka).
+ *
+ * Fixtures are read from tests/fixtures/ under $UMKIT_TOP (or the current
+ * directory).  robust() runs a parser on every prefix of an input and on
+ * corrupted copies, each in an exact-size heap buffer so that the
+ * sanitizers catch any read past the end.
+ */
+#ifndef UMKIT_TUI_TEST_H
+#define UMKIT_TUI_TEST_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "parse.h"
+
+/* Read tests/fixtures/REL into a malloc'd buffer; fails the test if absent. */
+static inline char *fixture(const char *rel, size_t *len)
+{
+	const char *top = getenv("UMKIT_TOP");
+	char path[1024];
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", top ? top : ".", rel);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fail_msg("cannot open fixture %s", path);
+	while ((r = read(fd, buf + n, cap - n)) > 0) {
+		n += (size_t)r;
+		if (n == cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	close(fd);
+	*len = n;
+	return buf;
+}
+
+/* Run fn on every prefix of buf and on copies with bytes overwritten by
+ * pseudo-random junk; fn must return 0 or -1 and never crash.  Prefixes
+ * that cut the input must come back -1 with a message when `strict`. */
+static inline void robust(const char *buf, size_t len,
+			  int (*fn)(const char *, size_t, char *err))
+{
+	unsigned seed = 12345;
+	char err[PERR_LEN];
+	size_t step = len > 4000 ? len / 2000 : 1;
+
+	for (size_t n = 0; n <= len; n += step) {
+		char *p = malloc(n ? n : 1);
+		int r;
+
+		memcpy(p, buf, n);
+		r = fn(p, n, err);
+		assert_true(r == 0 || r == -1);
+		if (r == -1)
+			assert_true(err[0] != '\0');
+		free(p);
+	}
+	for (int round = 0; round < 300; round++) {
+		char *p = malloc(len ? len : 1);
+		int r;
+
+		memcpy(p, buf, len);
+		for (int k = 0; k < 4 && len; k++) {
+			seed = seed * 1103515245 + 12345;
+			p[(seed >> 8) % len] = (char)(seed >> 3);
+		}
+		r = fn(p, len, err);
+		assert_true(r == 0 || r == -1);
+		free(p);
+	}
+}
+
+#endif
