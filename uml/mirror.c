@@ -1,0 +1,1482 @@
+/*
+ * mirror.c - the FUSE mirror of a guest's /proc and /sys (see mirror.h).
+ *
+ * Inodes: every guest path the kernel has looked up gets a node with a
+ * FUSE inode number (never reused) and a lookup count; forget drops the
+ * count and frees the node at zero.  The root (FUSE_ROOT_ID) is virtual
+ * and holds "proc" and "sys".
+ *
+ * Files: open fetches the whole content with one link_read(whole) into
+ * the handle; reads are served from it (direct_io, so size 0 in the
+ * attributes does not matter), and a read at offset 0 after the content
+ * has been served fetches it again, so an fd that is rewound and re-read
+ * is fresh too.  Known binary files (/proc/kpageflags ...) and files over
+ * the protocol's whole-read limit (EFBIG) use offset reads instead.
+ *
+ * Threads: MIRROR_WORKERS threads read /dev/fuse (non-blocking, polled
+ * together with a stop pipe) and process requests; mirror_stop() writes
+ * the pipe, joins them, unmounts and closes /dev/fuse, which aborts any
+ * request still queued so no reader hangs.
+ */
+#define _GNU_SOURCE
+#define FUSE_USE_VERSION 34
+
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <fuse_lowlevel.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "link.h"
+#include "mirror.h"
+#include "util.h"
+
+/* Threads serving requests: enough for 8 concurrent readers and a writer. */
+#define MIRROR_WORKERS	10
+
+/* Files read with offset reads: binary, large, or position-dependent. */
+static const char *const offset_files[] = {
+	"/proc/kpageflags", "/proc/kpagecount", "/proc/kpagecgroup",
+	"/proc/kcore", "/proc/[0-9]*/pagemap", "/proc/self/pagemap",
+	"/sys/kernel/mm/page_idle/bitmap",
+};
+
+/* A guest path known to the kernel under an inode number. */
+struct node {
+	uint64_t	 ino;
+	uint64_t	 nlookup;	/* kernel references (lookups - forgets) */
+	struct node	*ino_next;	/* hash chains */
+	struct node	*path_next;
+	char		 path[];	/* normalized guest path */
+};
+
+/* An open file. */
+struct handle {
+	pthread_mutex_t	 lock;		/* guards the fields below it */
+	char		*data;		/* whole content (whole mode) */
+	size_t		 len;
+	int		 served;	/* data has been returned by a read */
+	int		 offset_mode;	/* read with offset reads */
+	int		 wrote;		/* a write was sent */
+	int		 truncated;	/* the O_TRUNC empty write was sent */
+	/* Set at open, read-only afterwards. */
+	int		 writable;	/* opened for writing (allowlisted) */
+	int		 trunc;		/* opened with O_TRUNC */
+	char		 path[];
+};
+
+/* An open directory: its entries, fetched at opendir, read-only after. */
+struct dent {
+	char		*name;
+	unsigned	 type;
+};
+struct dirh {
+	size_t		 n;
+	struct dent	*ents;
+};
+
+struct allowlist {
+	size_t		 n;
+	char		**pat;
+};
+
+/* The mirror's state; one per mount. */
+struct mirror {
+	/* Set by mirror_start, read-only while serving. */
+	struct link		*link;
+	struct allowlist	*allow;
+	FILE			*log;
+	char			*mountpoint;
+	struct fuse_session	*se;
+	int			 stopfd[2];	/* stop pipe: written once */
+	pthread_t		 workers[MIRROR_WORKERS];
+	int			 nworkers;
+	uid_t			 uid;
+	gid_t			 gid;
+
+	pthread_mutex_t		 lock;	/* guards everything below */
+	pthread_cond_t		 cond;	/* signalled when inited is set */
+	int			 inited;	/* the kernel's INIT was answered */
+	struct node		**by_ino;	/* hash tables, nbuckets each */
+	struct node		**by_path;
+	size_t			 nbuckets;
+	size_t			 nnodes;
+	uint64_t		 next_ino;
+	int			 eio_logged;	/* the link's EIO was reported */
+};
+
+/* libfuse's own messages go to the log of the last mirror started. */
+static pthread_mutex_t	 fuse_log_lock = PTHREAD_MUTEX_INITIALIZER;
+static FILE		*fuse_log_file;	/* guarded by fuse_log_lock */
+
+/* The mirror a request belongs to. */
+static struct mirror *
+mr(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
+}
+
+/* Write one line to the mirror's log. */
+static void __attribute__((format(printf, 2, 3)))
+mlog(struct mirror *m, const char *fmt, ...)
+{
+	FILE	*f = m->log != NULL ? m->log : stderr;
+	va_list	 ap;
+	char	 line[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	fprintf(f, "mirror %s: %s\n", m->mountpoint, line);
+	fflush(f);
+}
+
+/* Send libfuse's messages to the mirror log instead of stderr. */
+static void
+fuse_log_to_file(enum fuse_log_level level, const char *fmt, va_list ap)
+{
+	FILE	*f;
+
+	pthread_mutex_lock(&fuse_log_lock);
+	f = fuse_log_file != NULL ? fuse_log_file : stderr;
+	fputs("mirror: libfuse: ", f);
+	vfprintf(f, fmt, ap);
+	fflush(f);
+	pthread_mutex_unlock(&fuse_log_lock);
+}
+
+/* Note a link error in the log (the first EIO only: a dead guest). */
+static int
+link_err(struct mirror *m, const char *what, const char *path, int err)
+{
+	int	first;
+
+	if (err != -EIO)
+		return -err;
+	pthread_mutex_lock(&m->lock);
+	first = !m->eio_logged;
+	m->eio_logged = 1;
+	pthread_mutex_unlock(&m->lock);
+	if (first)
+		mlog(m, "%s %s: guest link failed (EIO); every operation "
+		    "fails until the guest is back", what, path);
+	return EIO;
+}
+
+/* Hash a string (FNV-1a). */
+static uint64_t
+hash_str(const char *s)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Whether path is "/", /proc, /sys or below one of them. */
+static int
+exported(const char *path)
+{
+	if (strcmp(path, "/") == 0)
+		return 1;
+	if (strncmp(path, "/proc", 5) == 0 &&
+	    (path[5] == '\0' || path[5] == '/'))
+		return 1;
+	if (strncmp(path, "/sys", 4) == 0 &&
+	    (path[4] == '\0' || path[4] == '/'))
+		return 1;
+	return 0;
+}
+
+/* Normalize an absolute guest path; see mirror.h. */
+int
+mirror_path_normalize(const char *in, char *out, size_t size)
+{
+	const char	*p = in, *q;
+	size_t		 o = 0, n;
+
+	if (size < 2)
+		return -ENAMETOOLONG;
+	if (in[0] != '/')
+		return -EINVAL;
+	out[0] = '\0';
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		for (q = p; *q != '\0' && *q != '/'; q++)
+			;
+		n = q - p;
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (o > 0 && out[o] != '/')
+				o--;
+			out[o] = '\0';
+		} else {
+			if (o + 1 + n + 1 > size)
+				return -ENAMETOOLONG;
+			out[o++] = '/';
+			memcpy(out + o, p, n);
+			o += n;
+			out[o] = '\0';
+		}
+		p = q;
+	}
+	if (o == 0) {
+		out[0] = '/';
+		out[1] = '\0';
+	}
+	return exported(out) ? 0 : -EACCES;
+}
+
+/* Number of components of a normalized absolute path ("/" has none). */
+static int
+depth_of(const char *path)
+{
+	int	d = 0;
+
+	for (; *path != '\0'; path++)
+		if (*path == '/' && path[1] != '\0')
+			d++;
+	return d;
+}
+
+/*
+ * Whether a relative target is "../" * k then plain components, with k
+ * at most depth: the host then resolves it inside the mount exactly as
+ * the guest does.
+ */
+static int
+target_safe(const char *target, int depth)
+{
+	const char	*p = target, *q;
+	int		 ups = 0, plain = 0;
+	size_t		 n;
+
+	if (*target == '/')
+		return 0;
+	while (*p != '\0') {
+		for (q = p; *q != '\0' && *q != '/'; q++)
+			;
+		n = q - p;
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (plain || ++ups > depth)
+				return 0;
+		} else if (n != 0 && !(n == 1 && p[0] == '.'))
+			plain = 1;
+		p = *q == '/' ? q + 1 : q;
+	}
+	return 1;
+}
+
+/* Lexically resolve a target from dir, clamping ".." at "/". */
+static int
+resolve_lexical(const char *dir, const char *target, char *out, size_t size)
+{
+	char	*tmp;
+	int	 r;
+
+	if (*target == '/')
+		tmp = xstrdup(target);
+	else
+		tmp = xasprintf("%s/%s", dir, target);
+	r = mirror_path_normalize(tmp, out, size);
+	free(tmp);
+	return r == -EACCES ? 0 : r;	/* any guest path is fine here */
+}
+
+/* The symlink text to return for a guest symlink; see mirror.h. */
+int
+mirror_link_text(const char *linkpath, const char *target, char *out,
+    size_t size)
+{
+	char		 dir[PATH_MAX], res[PATH_MAX];
+	const char	*a, *b;
+	size_t		 o = 0, n;
+	int		 d, common = 0, r, i;
+
+	n = strlen(linkpath);
+	if (n >= sizeof dir)
+		return -ENAMETOOLONG;
+	memcpy(dir, linkpath, n + 1);
+	while (n > 1 && dir[n - 1] != '/')
+		n--;
+	dir[n > 1 ? n - 1 : 1] = '\0';		/* dirname */
+	d = depth_of(dir);
+
+	if (target_safe(target, d)) {
+		n = strlen(target);
+		if (n + 1 > size)
+			return -ENAMETOOLONG;
+		memcpy(out, target, n + 1);
+		return n;
+	}
+	if ((r = resolve_lexical(dir, target, res, sizeof res)) != 0)
+		return r;
+
+	/* Count the leading components dir and res share. */
+	a = dir;
+	b = res;
+	for (;;) {
+		const char	*ea, *eb;
+
+		if (*a == '/')
+			a++;
+		if (*b == '/')
+			b++;
+		if (*a == '\0' || *b == '\0')
+			break;
+		ea = strchrnul(a, '/');
+		eb = strchrnul(b, '/');
+		if (ea - a != eb - b || memcmp(a, b, ea - a) != 0)
+			break;
+		common++;
+		a = ea;
+		b = eb;
+	}
+	out[0] = '\0';
+	for (i = common; i < d; i++) {
+		if (o + 4 > size)
+			return -ENAMETOOLONG;
+		memcpy(out + o, o == 0 ? ".." : "/..", o == 0 ? 3 : 4);
+		o += o == 0 ? 2 : 3;
+	}
+	/* b points at the first unshared component of res (or its end). */
+	if (*b != '\0') {
+		n = strlen(b);
+		if (o + 1 + n + 1 > size)
+			return -ENAMETOOLONG;
+		if (o > 0)
+			out[o++] = '/';
+		memcpy(out + o, b, n + 1);
+		o += n;
+	}
+	if (o == 0) {
+		if (size < 2)
+			return -ENAMETOOLONG;
+		memcpy(out, ".", 2);
+		o = 1;
+	}
+	return o;
+}
+
+/* Check one allowlist pattern; NULL when fine, else the reason. */
+static const char *
+pattern_bad(const char *pat)
+{
+	char	norm[PATH_MAX];
+	int	r;
+
+	if (pat[0] != '/')
+		return "not an absolute path";
+	r = mirror_path_normalize(pat, norm, sizeof norm);
+	if (r == -ENAMETOOLONG)
+		return "path too long";
+	if (r != 0 || strcmp(norm, "/") == 0 || strcmp(norm, "/proc") == 0 ||
+	    strcmp(norm, "/sys") == 0)
+		return "not a path below /proc or /sys";
+	if (strcmp(norm, pat) != 0)
+		return "not a normalized path (no //, . or .., no trailing /)";
+	return NULL;
+}
+
+/* Load the allowlist file; see mirror.h. */
+struct allowlist *
+allowlist_load(const char *path, FILE *log)
+{
+	struct allowlist	*al;
+	FILE			*f;
+	char			*line = NULL, *p, *e;
+	const char		*why;
+	size_t			 cap = 0;
+	unsigned		 lineno = 0;
+
+	if (log == NULL)
+		log = stderr;
+	if ((f = fopen(path, "r")) == NULL) {
+		fprintf(log, "%s: cannot open allowlist: %s\n", path,
+		    strerror(errno));
+		return NULL;
+	}
+	al = xcalloc(1, sizeof *al);
+	while (getline(&line, &cap, f) != -1) {
+		lineno++;
+		if ((p = strchr(line, '#')) != NULL)
+			*p = '\0';
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		for (e = p + strlen(p); e > p && strchr(" \t\r\n", e[-1]);
+		    e--)
+			;
+		*e = '\0';
+		if (*p == '\0')
+			continue;
+		why = NULL;
+		if (strpbrk(p, " \t") != NULL)
+			why = "expected one path or glob per line";
+		else if ((why = pattern_bad(p)) == NULL) {
+			al->pat = xrealloc(al->pat, (al->n + 1) *
+			    sizeof *al->pat);
+			al->pat[al->n++] = xstrdup(p);
+			continue;
+		}
+		fprintf(log, "%s:%u: %s: %s\n", path, lineno, why, p);
+		free(line);
+		fclose(f);
+		allowlist_free(al);
+		return NULL;
+	}
+	free(line);
+	fclose(f);
+	return al;
+}
+
+/* Free an allowlist. */
+void
+allowlist_free(struct allowlist *al)
+{
+	size_t	i;
+
+	if (al == NULL)
+		return;
+	for (i = 0; i < al->n; i++)
+		free(al->pat[i]);
+	free(al->pat);
+	free(al);
+}
+
+/* Whether a normalized guest path is on the allowlist. */
+int
+allowlist_match(const struct allowlist *al, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; i < al->n; i++)
+		if (fnmatch(al->pat[i], path, FNM_PATHNAME | FNM_PERIOD) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether a guest file is read with offset reads from the start. */
+static int
+offset_file(const char *path)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof offset_files / sizeof offset_files[0]; i++)
+		if (fnmatch(offset_files[i], path, FNM_PATHNAME) == 0)
+			return 1;
+	return 0;
+}
+
+/* Grow the hash tables when they get crowded.  Called with m->lock. */
+static void
+table_grow(struct mirror *m)
+{
+	struct node	**bi, **bp, *nd, *next;
+	size_t		  nb = m->nbuckets * 2, i;
+
+	bi = xcalloc(nb, sizeof *bi);
+	bp = xcalloc(nb, sizeof *bp);
+	for (i = 0; i < m->nbuckets; i++) {
+		for (nd = m->by_ino[i]; nd != NULL; nd = next) {
+			next = nd->ino_next;
+			nd->ino_next = bi[nd->ino % nb];
+			bi[nd->ino % nb] = nd;
+		}
+		for (nd = m->by_path[i]; nd != NULL; nd = next) {
+			next = nd->path_next;
+			nd->path_next = bp[hash_str(nd->path) % nb];
+			bp[hash_str(nd->path) % nb] = nd;
+		}
+	}
+	free(m->by_ino);
+	free(m->by_path);
+	m->by_ino = bi;
+	m->by_path = bp;
+	m->nbuckets = nb;
+}
+
+/* Find a node by inode number.  Called with m->lock. */
+static struct node *
+node_by_ino(struct mirror *m, uint64_t ino)
+{
+	struct node	*nd;
+
+	for (nd = m->by_ino[ino % m->nbuckets]; nd != NULL; nd = nd->ino_next)
+		if (nd->ino == ino)
+			return nd;
+	return NULL;
+}
+
+/* Take a kernel reference on path's node, creating it; returns its ino. */
+static uint64_t
+node_ref(struct mirror *m, const char *path)
+{
+	struct node	*nd;
+	uint64_t	 h;
+	size_t		 len = strlen(path);
+
+	pthread_mutex_lock(&m->lock);
+	h = hash_str(path);
+	for (nd = m->by_path[h % m->nbuckets]; nd != NULL; nd = nd->path_next)
+		if (strcmp(nd->path, path) == 0)
+			break;
+	if (nd == NULL) {
+		if (m->nnodes >= m->nbuckets * 2) {
+			table_grow(m);
+		}
+		nd = xcalloc(1, sizeof *nd + len + 1);
+		memcpy(nd->path, path, len + 1);
+		nd->ino = m->next_ino++;
+		nd->ino_next = m->by_ino[nd->ino % m->nbuckets];
+		m->by_ino[nd->ino % m->nbuckets] = nd;
+		nd->path_next = m->by_path[h % m->nbuckets];
+		m->by_path[h % m->nbuckets] = nd;
+		m->nnodes++;
+	}
+	nd->nlookup++;
+	pthread_mutex_unlock(&m->lock);
+	return nd->ino;
+}
+
+/* Unlink a node from both chains and free it.  Called with m->lock. */
+static void
+node_free(struct mirror *m, struct node *nd)
+{
+	struct node	**pp;
+
+	for (pp = &m->by_ino[nd->ino % m->nbuckets]; *pp != nd;
+	    pp = &(*pp)->ino_next)
+		;
+	*pp = nd->ino_next;
+	for (pp = &m->by_path[hash_str(nd->path) % m->nbuckets]; *pp != nd;
+	    pp = &(*pp)->path_next)
+		;
+	*pp = nd->path_next;
+	m->nnodes--;
+	free(nd);
+}
+
+/* Drop n kernel references on an inode; free it at zero. */
+static void
+node_unref(struct mirror *m, uint64_t ino, uint64_t n)
+{
+	struct node	*nd;
+
+	if (ino == FUSE_ROOT_ID)
+		return;
+	pthread_mutex_lock(&m->lock);
+	if ((nd = node_by_ino(m, ino)) != NULL) {
+		nd->nlookup = n >= nd->nlookup ? 0 : nd->nlookup - n;
+		if (nd->nlookup == 0)
+			node_free(m, nd);
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Copy the guest path of an inode into buf; 0 or an errno. */
+static int
+ino_path(struct mirror *m, fuse_ino_t ino, char *buf, size_t size)
+{
+	struct node	*nd;
+	int		 err = 0;
+
+	if (ino == FUSE_ROOT_ID) {
+		snprintf(buf, size, "/");
+		return 0;
+	}
+	pthread_mutex_lock(&m->lock);
+	if ((nd = node_by_ino(m, ino)) == NULL)
+		err = ESTALE;
+	else if (strlen(nd->path) >= size)
+		err = ENAMETOOLONG;
+	else
+		strcpy(buf, nd->path);
+	pthread_mutex_unlock(&m->lock);
+	return err;
+}
+
+/* The guest path of name in directory parent; 0 or an errno. */
+static int
+child_path(const char *parent, const char *name, char *buf, size_t size)
+{
+	char	tmp[PATH_MAX + NAME_MAX + 2];
+
+	if (*name == '\0' || strcmp(name, ".") == 0 ||
+	    strcmp(name, "..") == 0 || strchr(name, '/') != NULL)
+		return ENOENT;
+	if (strcmp(parent, "/") == 0 && strcmp(name, "proc") != 0 &&
+	    strcmp(name, "sys") != 0)
+		return ENOENT;		/* the root holds just these two */
+	snprintf(tmp, sizeof tmp, "%s/%s", strcmp(parent, "/") == 0 ? "" :
+	    parent, name);
+	switch (mirror_path_normalize(tmp, buf, size)) {
+	case 0:
+		return 0;
+	case -ENAMETOOLONG:
+		return ENAMETOOLONG;
+	default:
+		return ENOENT;
+	}
+}
+
+/* Whether writes to a guest path are allowed. */
+static int
+writable(struct mirror *m, const char *path)
+{
+	return allowlist_match(m->allow, path);
+}
+
+/* Attributes of a guest path as the mirror shows them; 0 or an errno. */
+static int
+attr_of(struct mirror *m, const char *path, uint64_t ino, struct stat *st)
+{
+	struct link_stat	ls;
+	int			r;
+
+	memset(st, 0, sizeof *st);
+	st->st_ino = ino;
+	st->st_uid = m->uid;
+	st->st_gid = m->gid;
+	st->st_blksize = 4096;
+	if (strcmp(path, "/") == 0) {
+		st->st_mode = S_IFDIR | 0555;
+		st->st_nlink = 4;
+		return 0;
+	}
+	if ((r = link_stat(m->link, path, &ls)) < 0)
+		return link_err(m, "stat", path, r);
+	st->st_mode = ls.mode;
+	if (!writable(m, path))
+		st->st_mode &= ~0222;
+	st->st_nlink = ls.nlink;
+	st->st_size = ls.size;
+	st->st_mtim.tv_sec = ls.mtime_ns / 1000000000;
+	st->st_mtim.tv_nsec = ls.mtime_ns % 1000000000;
+	st->st_ctim = st->st_atim = st->st_mtim;
+	return 0;
+}
+
+/* Fetch a handle's whole content (or switch it to offset reads). */
+static int
+handle_fetch(struct mirror *m, struct handle *h)
+{
+	char	*buf;
+	ssize_t	 r;
+
+	if (h->offset_mode)
+		return 0;
+	r = link_read(m->link, h->path, 0, 0, 1, &buf);
+	if (r == -EFBIG) {
+		h->offset_mode = 1;	/* over the whole-read limit */
+		return 0;
+	}
+	if (r < 0)
+		return link_err(m, "read", h->path, r);
+	free(h->data);
+	h->data = buf;
+	h->len = r;
+	h->served = 0;
+	return 0;
+}
+
+/* Record that the kernel's INIT has been handled. */
+static void
+mirror_init(void *userdata, struct fuse_conn_info *conn)
+{
+	struct mirror	*m = userdata;
+
+	conn->want &= ~(FUSE_CAP_SPLICE_READ | FUSE_CAP_SPLICE_WRITE |
+	    FUSE_CAP_SPLICE_MOVE | FUSE_CAP_WRITEBACK_CACHE);
+	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
+		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
+	pthread_mutex_lock(&m->lock);
+	m->inited = 1;
+	pthread_cond_broadcast(&m->cond);
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Look up a name in a directory. */
+static void
+mirror_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct mirror		*m = mr(req);
+	struct fuse_entry_param	 e;
+	char			 ppath[PATH_MAX], path[PATH_MAX];
+	int			 err;
+
+	memset(&e, 0, sizeof e);
+	if ((err = ino_path(m, parent, ppath, sizeof ppath)) != 0)
+		goto out;
+	if ((err = child_path(ppath, name, path, sizeof path)) != 0)
+		goto out;
+	if ((err = attr_of(m, path, 0, &e.attr)) != 0)
+		goto out;
+	e.ino = node_ref(m, path);
+	e.attr.st_ino = e.ino;
+	e.attr_timeout = MIRROR_TIMEOUT_S;
+	e.entry_timeout = MIRROR_TIMEOUT_S;
+	if (fuse_reply_entry(req, &e) != 0)
+		node_unref(m, e.ino, 1);	/* the kernel never saw it */
+	return;
+out:
+	fuse_reply_err(req, err);
+}
+
+/* Drop the kernel's references on an inode. */
+static void
+mirror_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	node_unref(mr(req), ino, nlookup);
+	fuse_reply_none(req);
+}
+
+/* Drop references on many inodes. */
+static void
+mirror_forget_multi(fuse_req_t req, size_t count,
+    struct fuse_forget_data *forgets)
+{
+	size_t	i;
+
+	for (i = 0; i < count; i++)
+		node_unref(mr(req), forgets[i].ino, forgets[i].nlookup);
+	fuse_reply_none(req);
+}
+
+/* Attributes of an inode. */
+static void
+mirror_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct mirror	*m = mr(req);
+	struct stat	 st;
+	char		 path[PATH_MAX];
+	int		 err;
+
+	if ((err = ino_path(m, ino, path, sizeof path)) != 0)
+		goto out;
+	if ((err = attr_of(m, path, ino, &st)) != 0)
+		goto out;
+	fuse_reply_attr(req, &st, MIRROR_TIMEOUT_S);
+	return;
+out:
+	fuse_reply_err(req, err);
+}
+
+/*
+ * Change attributes: only truncation to 0 of an allowlisted file (sent as
+ * an empty write, which clears e.g. tracing/trace); times are ignored on
+ * allowlisted files; anything else is refused.
+ */
+static void
+mirror_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
+    struct fuse_file_info *fi)
+{
+	struct mirror	*m = mr(req);
+	struct stat	 st;
+	char		 path[PATH_MAX];
+	ssize_t		 r;
+	int		 err;
+
+	if ((err = ino_path(m, ino, path, sizeof path)) != 0)
+		goto out;
+	if (!writable(m, path) || (to_set & (FUSE_SET_ATTR_MODE |
+	    FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID)) != 0) {
+		err = EACCES;
+		goto out;
+	}
+	if (to_set & FUSE_SET_ATTR_SIZE) {
+		if (attr->st_size != 0) {
+			err = EINVAL;
+			goto out;
+		}
+		if ((r = link_write(m->link, path, "", 0)) < 0) {
+			err = link_err(m, "truncate", path, r);
+			goto out;
+		}
+	}
+	if ((err = attr_of(m, path, ino, &st)) != 0)
+		goto out;
+	fuse_reply_attr(req, &st, MIRROR_TIMEOUT_S);
+	return;
+out:
+	fuse_reply_err(req, err);
+}
+
+/* A symlink's target, made safe to follow on the host (see mirror.h). */
+static void
+mirror_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct mirror	*m = mr(req);
+	char		 path[PATH_MAX], target[PATH_MAX], text[PATH_MAX];
+	int		 err, r;
+
+	if ((err = ino_path(m, ino, path, sizeof path)) != 0)
+		goto out;
+	if ((r = link_readlink(m->link, path, target, sizeof target)) < 0) {
+		err = link_err(m, "readlink", path, r);
+		goto out;
+	}
+	if ((r = mirror_link_text(path, target, text, sizeof text)) < 0) {
+		err = -r;
+		goto out;
+	}
+	if (strcmp(text, target) != 0 && *target != '/')
+		mlog(m, "symlink %s -> %s climbs above the guest's /; "
+		    "shown as %s", path, target, text);
+	fuse_reply_readlink(req, text);
+	return;
+out:
+	fuse_reply_err(req, err);
+}
+
+/* Collect one directory entry from the link. */
+static int
+collect_dent(const char *name, unsigned type, void *arg)
+{
+	struct dirh	*d = arg;
+
+	d->ents = xrealloc(d->ents, (d->n + 1) * sizeof *d->ents);
+	d->ents[d->n].name = xstrdup(name);
+	d->ents[d->n].type = type;
+	d->n++;
+	return 0;
+}
+
+/* Free a directory handle. */
+static void
+dirh_free(struct dirh *d)
+{
+	size_t	i;
+
+	for (i = 0; i < d->n; i++)
+		free(d->ents[i].name);
+	free(d->ents);
+	free(d);
+}
+
+/* Open a directory: fetch all its entries at once. */
+static void
+mirror_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct mirror	*m = mr(req);
+	struct dirh	*d = xcalloc(1, sizeof *d);
+	char		 path[PATH_MAX];
+	int		 err, r;
+
+	collect_dent(".", DT_DIR, d);
+	collect_dent("..", DT_DIR, d);
+	if ((err = ino_path(m, ino, path, sizeof path)) != 0)
+		goto out;
+	if (strcmp(path, "/") == 0) {
+		collect_dent("proc", DT_DIR, d);
+		collect_dent("sys", DT_DIR, d);
+	} else if ((r = link_readdir(m->link, path, collect_dent, d)) < 0) {
+		err = link_err(m, "readdir", path, r);
+		goto out;
+	}
+	fi->fh = (uintptr_t)d;
+	fi->cache_readdir = 0;
+	if (fuse_reply_open(req, fi) != 0)
+		dirh_free(d);
+	return;
+out:
+	dirh_free(d);
+	fuse_reply_err(req, err);
+}
+
+/* Return directory entries from offset off. */
+static void
+mirror_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+    struct fuse_file_info *fi)
+{
+	struct dirh	*d = (struct dirh *)(uintptr_t)fi->fh;
+	struct stat	 st;
+	char		*buf = xmalloc(size);
+	size_t		 used = 0, n;
+
+	memset(&st, 0, sizeof st);
+	for (; off >= 0 && (size_t)off < d->n; off++) {
+		st.st_ino = (hash_str(d->ents[off].name) | 2) + ino;
+		st.st_mode = DTTOIF(d->ents[off].type);
+		n = fuse_add_direntry(req, buf + used, size - used,
+		    d->ents[off].name, &st, off + 1);
+		if (n > size - used)
+			break;
+		used += n;
+	}
+	fuse_reply_buf(req, buf, used);
+	free(buf);
+}
+
+/* Close a directory. */
+static void
+mirror_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	dirh_free((struct dirh *)(uintptr_t)fi->fh);
+	fuse_reply_err(req, 0);
+}
+
+/* Free a file handle. */
+static void
+handle_free(struct handle *h)
+{
+	pthread_mutex_destroy(&h->lock);
+	free(h->data);
+	free(h);
+}
+
+/* Open a file: refuse writes off the allowlist, fetch content to read. */
+static void
+mirror_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct mirror	*m = mr(req);
+	struct handle	*h = NULL;
+	char		 path[PATH_MAX];
+	int		 acc = fi->flags & O_ACCMODE, err;
+
+	if ((err = ino_path(m, ino, path, sizeof path)) != 0)
+		goto out;
+	h = xcalloc(1, sizeof *h + strlen(path) + 1);
+	pthread_mutex_init(&h->lock, NULL);
+	strcpy(h->path, path);
+	if (acc != O_RDONLY) {
+		if (!writable(m, path)) {
+			mlog(m, "write to %s refused: not on the allowlist",
+			    path);
+			err = EACCES;
+			goto out;
+		}
+		h->writable = 1;
+		h->trunc = (fi->flags & O_TRUNC) != 0;
+	}
+	h->offset_mode = offset_file(path);
+	if (acc != O_WRONLY && (err = handle_fetch(m, h)) != 0)
+		goto out;
+	fi->fh = (uintptr_t)h;
+	fi->direct_io = 1;
+	fi->keep_cache = 0;
+	if (fuse_reply_open(req, fi) != 0)
+		handle_free(h);
+	return;
+out:
+	if (h != NULL)
+		handle_free(h);
+	fuse_reply_err(req, err);
+}
+
+/* Read from a file: from the fetched content, or with an offset read. */
+static void
+mirror_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+    struct fuse_file_info *fi)
+{
+	struct mirror	*m = mr(req);
+	struct handle	*h = (struct handle *)(uintptr_t)fi->fh;
+	char		*buf = NULL;
+	ssize_t		 r;
+	size_t		 n = 0;
+	int		 err = 0, om;
+
+	pthread_mutex_lock(&h->lock);
+	if (!h->offset_mode && off == 0 && (h->served || h->data == NULL))
+		err = handle_fetch(m, h);	/* rewound: fresh content */
+	if (err == 0 && !h->offset_mode) {
+		h->served = 1;
+		if ((size_t)off < h->len) {
+			n = h->len - off < size ? h->len - off : size;
+			buf = xmalloc(n);
+			memcpy(buf, h->data + off, n);
+		}
+	}
+	om = h->offset_mode;
+	pthread_mutex_unlock(&h->lock);
+	if (err != 0)
+		goto out;
+	if (om) {
+		r = link_read(m->link, h->path, off, size, 0, &buf);
+		if (r < 0) {
+			err = link_err(m, "read", h->path, r);
+			goto out;
+		}
+		n = r;
+	}
+	fuse_reply_buf(req, buf, n);
+	free(buf);
+	return;
+out:
+	fuse_reply_err(req, err);
+}
+
+/* Write to an allowlisted file: one link_write per write(2). */
+static void
+mirror_write(fuse_req_t req, fuse_ino_t ino, const char *data, size_t size,
+    off_t off, struct fuse_file_info *fi)
+{
+	struct mirror	*m = mr(req);
+	struct handle	*h = (struct handle *)(uintptr_t)fi->fh;
+	ssize_t		 r;
+	int		 err;
+
+	if (!h->writable) {
+		err = EBADF;
+		goto out;
+	}
+	if ((r = link_write(m->link, h->path, data, size)) < 0) {
+		err = link_err(m, "write", h->path, r);
+		if (err != EIO)
+			mlog(m, "write to %s: guest says %s", h->path,
+			    strerror(err));
+		goto out;
+	}
+	pthread_mutex_lock(&h->lock);
+	h->wrote = 1;
+	pthread_mutex_unlock(&h->lock);
+	fuse_reply_write(req, r);
+	return;
+out:
+	fuse_reply_err(req, err);
+}
+
+/*
+ * close(2): an O_TRUNC open that wrote nothing sends one empty write now
+ * (synchronously, so ": > trace" has cleared the trace when it returns).
+ */
+static void
+mirror_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct mirror	*m = mr(req);
+	struct handle	*h = (struct handle *)(uintptr_t)fi->fh;
+	ssize_t		 r;
+	int		 err = 0, send;
+
+	pthread_mutex_lock(&h->lock);
+	send = h->writable && h->trunc && !h->wrote && !h->truncated;
+	h->truncated |= send;
+	pthread_mutex_unlock(&h->lock);
+	if (send && (r = link_write(m->link, h->path, "", 0)) < 0)
+		err = link_err(m, "truncate", h->path, r);
+	fuse_reply_err(req, err);
+}
+
+/* Last close of an open file. */
+static void
+mirror_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	handle_free((struct handle *)(uintptr_t)fi->fh);
+	fuse_reply_err(req, 0);
+}
+
+/* access(2): W_OK only on allowlisted files. */
+static void
+mirror_access(fuse_req_t req, fuse_ino_t ino, int mask)
+{
+	struct mirror	*m = mr(req);
+	char		 path[PATH_MAX];
+	int		 err;
+
+	if ((err = ino_path(m, ino, path, sizeof path)) != 0)
+		goto out;
+	if ((mask & W_OK) && !writable(m, path))
+		err = EACCES;
+out:
+	fuse_reply_err(req, err);
+}
+
+/* Refuse creating a node. */
+static void
+deny_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+    dev_t rdev)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+/* Refuse creating a directory. */
+static void
+deny_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+/* Refuse removing a name (unlink and rmdir). */
+static void
+deny_remove(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+/* Refuse creating a symlink. */
+static void
+deny_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+    const char *name)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+/* Refuse renaming. */
+static void
+deny_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+    fuse_ino_t newparent, const char *newname, unsigned int flags)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+/* Refuse hard links. */
+static void
+deny_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+    const char *newname)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+/* Refuse creating files (O_CREAT on a name that does not exist). */
+static void
+deny_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+    struct fuse_file_info *fi)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+/* Refuse setting extended attributes. */
+static void
+deny_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+    const char *value, size_t size, int flags)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+/* Refuse removing extended attributes. */
+static void
+deny_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
+{
+	fuse_reply_err(req, EACCES);
+}
+
+static const struct fuse_lowlevel_ops mirror_ops = {
+	.init		= mirror_init,
+	.lookup		= mirror_lookup,
+	.forget		= mirror_forget,
+	.forget_multi	= mirror_forget_multi,
+	.getattr	= mirror_getattr,
+	.setattr	= mirror_setattr,
+	.readlink	= mirror_readlink,
+	.opendir	= mirror_opendir,
+	.readdir	= mirror_readdir,
+	.releasedir	= mirror_releasedir,
+	.open		= mirror_open,
+	.read		= mirror_read,
+	.write		= mirror_write,
+	.flush		= mirror_flush,
+	.release	= mirror_release,
+	.access		= mirror_access,
+	.mknod		= deny_mknod,
+	.mkdir		= deny_mkdir,
+	.unlink		= deny_remove,
+	.rmdir		= deny_remove,
+	.symlink	= deny_symlink,
+	.rename		= deny_rename,
+	.link		= deny_link,
+	.create		= deny_create,
+	.setxattr	= deny_setxattr,
+	.removexattr	= deny_removexattr,
+};
+
+/* Serve requests until the stop pipe is written or the mount goes away. */
+static void *
+worker_main(void *arg)
+{
+	struct mirror	*m = arg;
+	struct fuse_buf	 fbuf = { .mem = NULL };
+	struct pollfd	 pfd[2];
+	int		 r;
+
+	pfd[0].fd = fuse_session_fd(m->se);
+	pfd[0].events = POLLIN;
+	pfd[1].fd = m->stopfd[0];
+	pfd[1].events = POLLIN;
+	for (;;) {
+		if (poll(pfd, 2, -1) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents != 0)
+			break;
+		r = fuse_session_receive_buf(m->se, &fbuf);
+		if (r == -EINTR || r == -EAGAIN)
+			continue;
+		if (r <= 0)
+			break;		/* unmounted (0) or a device error */
+		fuse_session_process_buf(m->se, &fbuf);
+	}
+	free(fbuf.mem);
+	return NULL;
+}
+
+/* Absolute form of a path whose last component may be a dead mount. */
+static char *
+abs_mountpoint(const char *mountpoint)
+{
+	char	*dir = xstrdup(mountpoint), *base, *real, *out;
+	size_t	 n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';
+	if ((base = strrchr(dir, '/')) == NULL) {
+		base = dir;
+		real = realpath(".", NULL);
+	} else {
+		*base++ = '\0';
+		real = realpath(*dir == '\0' ? "/" : dir, NULL);
+	}
+	if (real == NULL) {
+		free(dir);
+		return NULL;
+	}
+	out = xasprintf("%s/%s", strcmp(real, "/") == 0 ? "" : real, base);
+	free(real);
+	free(dir);
+	return out;
+}
+
+/* Whether path is a mount point in /proc/self/mountinfo. */
+static int
+is_mounted(const char *path)
+{
+	FILE	*f;
+	char	*line = NULL, *p, *mp, *o;
+	size_t	 cap = 0;
+	int	 found = 0, i;
+
+	if ((f = fopen("/proc/self/mountinfo", "r")) == NULL)
+		return 0;
+	while (!found && getline(&line, &cap, f) != -1) {
+		/* id parent major:minor root MOUNTPOINT ... */
+		p = line;
+		for (i = 0; i < 4 && p != NULL; i++)
+			if ((p = strchr(p, ' ')) != NULL)
+				p++;
+		if (p == NULL)
+			continue;
+		mp = p;
+		for (o = mp; *p != '\0' && *p != ' '; p++) {
+			if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' &&
+			    p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
+			    p[3] <= '7') {
+				*o++ = (p[1] - '0') * 64 + (p[2] - '0') * 8 +
+				    (p[3] - '0');
+				p += 3;
+			} else
+				*o++ = *p;
+		}
+		*o = '\0';
+		found = strcmp(mp, path) == 0;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* Lazily unmount one mount at path; 0 or a negative errno. */
+static int
+unmount_lazy(const char *path)
+{
+	pid_t	pid;
+	int	status;
+
+	if (geteuid() == 0)
+		return umount2(path, MNT_DETACH) == 0 ? 0 : -errno;
+	if ((pid = fork()) == -1)
+		return -errno;
+	if (pid == 0) {
+		int	null = open("/dev/null", O_RDWR);
+
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		execlp("fusermount3", "fusermount3", "-u", "-z", "-q", "--",
+		    path, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EPERM;
+}
+
+/* Unmount a stale mount at mountpoint; see mirror.h. */
+int
+mirror_cleanup_stale(const char *mountpoint)
+{
+	char	*path = abs_mountpoint(mountpoint);
+	int	 done = 0, r = 0, i;
+
+	if (path == NULL)
+		return -errno;
+	for (i = 0; i < 16 && is_mounted(path); i++) {	/* stacked mounts */
+		if ((r = unmount_lazy(path)) < 0)
+			break;
+		done = 1;
+	}
+	free(path);
+	return r < 0 ? r : done;
+}
+
+/* Wait up to timeout_ms for the kernel's INIT to be answered. */
+static int
+wait_init(struct mirror *m, int timeout_ms)
+{
+	struct timespec	ts;
+	int		inited;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += timeout_ms / 1000;
+	ts.tv_nsec += (timeout_ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&m->lock);
+	while (!m->inited &&
+	    pthread_cond_timedwait(&m->cond, &m->lock, &ts) == 0)
+		;
+	inited = m->inited;
+	pthread_mutex_unlock(&m->lock);
+	return inited;
+}
+
+/* Mount and serve the mirror; see mirror.h. */
+struct mirror *
+mirror_start(struct link *link, const char *mountpoint,
+    const char *allowlist_path, FILE *log)
+{
+	struct mirror	*m = xcalloc(1, sizeof *m);
+	char		*argv[] = { "umkit-mirror", "-o",
+			    "fsname=umkit,subtype=umkit,noatime", NULL };
+	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
+	int		 r, i, mounted = 0;
+
+	m->link = link;
+	m->log = log;
+	m->mountpoint = xstrdup(mountpoint);
+	m->uid = getuid();
+	m->gid = getgid();
+	m->stopfd[0] = m->stopfd[1] = -1;
+	m->nbuckets = 256;
+	m->by_ino = xcalloc(m->nbuckets, sizeof *m->by_ino);
+	m->by_path = xcalloc(m->nbuckets, sizeof *m->by_path);
+	m->next_ino = FUSE_ROOT_ID + 1;
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_cond_init(&m->cond, NULL);
+
+	pthread_mutex_lock(&fuse_log_lock);
+	fuse_log_file = log;
+	pthread_mutex_unlock(&fuse_log_lock);
+	fuse_set_log_func(fuse_log_to_file);
+
+	if ((m->allow = allowlist_load(allowlist_path, log)) == NULL) {
+		mlog(m, "not mounted: bad allowlist %s", allowlist_path);
+		goto fail;
+	}
+	if ((r = mirror_cleanup_stale(mountpoint)) < 0) {
+		mlog(m, "not mounted: cannot clean a stale mount: %s",
+		    strerror(-r));
+		goto fail;
+	} else if (r > 0)
+		mlog(m, "cleaned a stale mount");
+	if ((m->se = fuse_session_new(&args, &mirror_ops, sizeof mirror_ops,
+	    m)) == NULL) {
+		mlog(m, "not mounted: fuse_session_new failed");
+		goto fail;
+	}
+	if (fuse_session_mount(m->se, mountpoint) != 0) {
+		mlog(m, "not mounted: fuse_session_mount failed (is it an "
+		    "existing directory? is /dev/fuse usable?)");
+		goto fail;
+	}
+	mounted = 1;
+	r = fcntl(fuse_session_fd(m->se), F_GETFL);
+	if (r == -1 || fcntl(fuse_session_fd(m->se), F_SETFL,
+	    r | O_NONBLOCK) == -1 || pipe2(m->stopfd, O_CLOEXEC) == -1) {
+		mlog(m, "not mounted: %s", strerror(errno));
+		goto fail;
+	}
+	for (i = 0; i < MIRROR_WORKERS; i++) {
+		if ((r = pthread_create(&m->workers[i], NULL, worker_main,
+		    m)) != 0) {
+			mlog(m, "not mounted: pthread_create: %s",
+			    strerror(r));
+			goto fail;
+		}
+		m->nworkers++;
+	}
+	if (!wait_init(m, LINK_TIMEOUT_MS)) {
+		mlog(m, "not mounted: the kernel did not initialise the mount");
+		goto fail;
+	}
+	return m;
+fail:
+	if (mounted)
+		mirror_stop(m);
+	else {
+		if (m->se != NULL)
+			fuse_session_destroy(m->se);
+		allowlist_free(m->allow);
+		free(m->by_ino);
+		free(m->by_path);
+		free(m->mountpoint);
+		free(m);
+	}
+	return NULL;
+}
+
+/* Stop serving, unmount and free; see mirror.h. */
+void
+mirror_stop(struct mirror *m)
+{
+	struct node	*nd, *next;
+	size_t		 i;
+	int		 j;
+
+	if (m == NULL)
+		return;
+	if (m->stopfd[1] != -1)
+		(void)!write(m->stopfd[1], "x", 1);
+	for (j = 0; j < m->nworkers; j++)
+		pthread_join(m->workers[j], NULL);
+	/* Unmount (lazily), then closing /dev/fuse aborts what is queued. */
+	fuse_session_unmount(m->se);
+	fuse_session_destroy(m->se);
+	for (j = 0; j < 2; j++)
+		if (m->stopfd[j] != -1)
+			close(m->stopfd[j]);
+	for (i = 0; i < m->nbuckets; i++)
+		for (nd = m->by_ino[i]; nd != NULL; nd = next) {
+			next = nd->ino_next;
+			free(nd);
+		}
+	pthread_mutex_lock(&fuse_log_lock);
+	if (fuse_log_file == m->log)
+		fuse_log_file = NULL;
+	pthread_mutex_unlock(&fuse_log_lock);
+	free(m->by_ino);
+	free(m->by_path);
+	allowlist_free(m->allow);
+	pthread_mutex_destroy(&m->lock);
+	pthread_cond_destroy(&m->cond);
+	free(m->mountpoint);
+	free(m);
+}

@@ -1,0 +1,44 @@
+# uml/mirror.mk - the FUSE mirror (uml/mirror.c), recordings
+# (uml/record.c), their tests and benchmark.  Included by uml/uml.mk.
+#
+#   MIRROR_OBJS      objects the launcher links (with LINK_OBJS)
+#   make bench-mirror  needs a built kernel; boots a guest and prints
+#                      latency, throughput and guest-CPU figures
+#
+# Tests (UNIT_TESTS): test-mirror-unit (path normalizer, symlink text,
+# allowlist; cmocka), test-record (recording format; cmocka) and
+# test-mirror-host (the mirror mounted on a temp dir, served by the agent
+# built for the host over a socketpair: no UML needed).  The live-guest
+# tests are tests/t-mirror-live.sh.
+
+MIRROR_FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
+MIRROR_FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3)
+
+MIRROR_OBJS	:= $(B)/obj/uml/mirror.o $(B)/obj/uml/record.o
+MT		:= $(B)/tests
+
+$(MIRROR_OBJS): $(B)/obj/uml/%.o: uml/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(MIRROR_FUSE_CFLAGS) -c -o $@ $<
+
+# Everything a host program using the mirror links.
+MIRROR_LINK	= $(MIRROR_OBJS) $(LINK_OBJS) $(B)/obj/uml/util.o
+
+$(MT)/test-mirror-unit: tests/unit/test-mirror-unit.c $(MIRROR_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -o $@ $^ $(MIRROR_FUSE_LIBS) -lcmocka -pthread
+
+$(MT)/test-record: tests/unit/test-record.c $(MIRROR_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -o $@ $^ $(MIRROR_FUSE_LIBS) -lcmocka -pthread
+
+$(MT)/test-mirror-host: tests/unit/test-mirror-host.c $(MIRROR_LINK) \
+		$(MT)/umkit-agent
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -DAGENT='"$(CURDIR)/$(MT)/umkit-agent"' \
+		-o $@ $(filter-out $(MT)/umkit-agent,$^) $(MIRROR_FUSE_LIBS) \
+		-lcmocka -pthread
+
+UNIT_TESTS	+= $(MT)/test-mirror-unit
+
+-include $(MIRROR_OBJS:.o=.d)
