@@ -10,3 +10,13 @@ test: all $(UNIT_TESTS) unit-list
 unit-list: $(UNIT_TESTS)
 	@mkdir -p $(B)/tests
 	@printf '%s\n' $(UNIT_TESTS) > $(B)/tests/unit.list
+
+# 'make bench': each bench-* target prints its own figures.
+.PHONY: bench bench-build bench-boot
+bench: bench-build bench-boot bench-mirror bench-tui
+
+bench-build: all
+	@sh tests/bench-build.sh
+
+bench-boot: all
+	@sh tests/bench-boot.sh

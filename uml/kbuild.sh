@@ -91,7 +91,7 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 			private_copy "$new/$f"
 			echo "$f" >> "$new/.umkit-patched"
 		done
-		if ! out=$(patch -p1 -N -s -f --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
+		if ! out=$(patch -p1 -N -f --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
 			echo "umkit: variant $variant: patch $pf does not apply:" >&2
 			echo "$out" | sed 's/^/    /' >&2
 			die 2 "variant $variant: nothing was changed (pristine tree and other builds untouched)"

@@ -1,0 +1,99 @@
+#!/bin/sh
+# One-shot guests: 'umkit exec' boots the base kernel, runs a command,
+# passes its output and status through, and leaves nothing behind.
+. "$(dirname "$0")/lib.sh"
+
+out=$("$UMKIT" exec -- cat /sys/kernel/mm/lru_gen/enabled 2>&1)
+like "MGLRU is on (lru_gen/enabled)" "$out" '^0x000[1-7]$'
+
+out=$("$UMKIT" exec -c 4 -- cat /sys/devices/system/cpu/online 2>&1)
+is "-c 4 gives four CPUs online" "$out" "0-3"
+
+out=$("$UMKIT" exec -- cat /sys/devices/system/cpu/online 2>&1)
+is "two CPUs by default" "$out" "0-1"
+
+out=$("$UMKIT" exec -- sh -c 'head -n 1 /sys/kernel/debug/lru_gen' 2>&1)
+like "debugfs lru_gen is readable" "$out" '^memcg +[0-9]+'
+
+check "compaction tracepoint mm_compaction_begin exists" \
+	"$UMKIT" exec -- test -d /sys/kernel/tracing/events/compaction/mm_compaction_begin
+
+out=$("$UMKIT" exec -- sh -c 'grep -c hostfs /proc/filesystems; true' 2>&1)
+is "no hostfs in the guest kernel" "$out" "0"
+
+out=$("$UMKIT" exec -m 512M -- sh -c 'grep MemTotal /proc/meminfo' 2>&1)
+like "-m 512M sizes guest memory" "$out" 'MemTotal: +(49|50|51)[0-9]{4} kB'
+
+out=$("$UMKIT" exec -- sh -c 'swapon -s 2>/dev/null || cat /proc/swaps' 2>&1)
+like "zram swap is on" "$out" 'zram0'
+
+"$UMKIT" exec -- sh -c 'exit 7' >/dev/null 2>&1
+is "exit status passes through (exit 7)" "$?" 7
+
+"$UMKIT" exec -- nosuchcommand >/dev/null 2>&1
+is "a missing command gives 127" "$?" 127
+
+"$UMKIT" exec -- sh -c 'kill -9 $$' >/dev/null 2>&1
+is "death by signal 9 gives 137" "$?" 137
+
+"$UMKIT" exec -- sh -c 'echo to-out; echo to-err >&2' >/tmp/umkit-t-out.$$ 2>/tmp/umkit-t-err.$$
+is "stdout arrives on stdout only" "$(cat /tmp/umkit-t-out.$$)" "to-out"
+is "stderr arrives on stderr only" "$(grep -v '^umkit:' /tmp/umkit-t-err.$$)" "to-err"
+rm -f /tmp/umkit-t-out.$$ /tmp/umkit-t-err.$$
+
+n=$("$UMKIT" exec -- sh -c 'seq 1 20000' | wc -l)
+is "large output arrives whole (20000 lines)" "$n" 20000
+
+no_leftovers "nothing left after the exec cases"
+
+t0=$(date +%s%N)
+"$UMKIT" exec -t 2 -- sleep 60 >/dev/null 2>&1
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+is "a timeout returns 124" "$rc" 124
+if [ "$ms" -lt 3500 ]; then ok "timeout honoured within 1.5 s of -t 2 (${ms} ms)"
+else not_ok "timeout honoured within 1.5 s of -t 2" "took ${ms} ms"; fi
+no_leftovers "nothing left after a timeout"
+
+err=$("$UMKIT" exec -- sh -c 'echo c > /proc/sysrq-trigger; sleep 5' 2>&1 >/dev/null)
+rc=$?
+is "a guest panic returns 123" "$rc" 123
+like "the panic text is shown" "$err" 'Kernel panic - not syncing'
+no_leftovers "nothing left after a panic"
+
+# Ctrl-C (SIGINT to umkit) kills the guest and cleans up.
+"$UMKIT" exec -- sleep 60 >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+is "SIGINT gives 130" "$?" 130
+no_leftovers "nothing left after SIGINT"
+
+"$UMKIT" exec -- sleep 60 >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+is "SIGTERM gives 143" "$?" 143
+no_leftovers "nothing left after SIGTERM"
+
+# A host process killed outright leaves a stale run dir; the next command
+# cleans it (UML dies with its parent through PDEATHSIG).
+"$UMKIT" exec -- sleep 60 >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -KILL $pid
+wait $pid 2>/dev/null
+sleep 0.5
+"$UMKIT" list >/dev/null 2>&1
+no_leftovers "a SIGKILLed umkit is cleaned up by the next command"
+
+"$UMKIT" exec -c 99 -- true >/dev/null 2>&1
+is "a bad option gives 125" "$?" 125
+err=$("$UMKIT" exec -c 99 -- true 2>&1)
+like "the error names the option" "$err" '^umkit: -c 99'
+"$UMKIT" exec -V no-such-variant -- true >/dev/null 2>&1
+is "an unknown variant gives 125" "$?" 125
+
+done_testing
