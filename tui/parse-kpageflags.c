@@ -3,11 +3,12 @@
  * bits (include/uapi/linux/kernel-page-flags.h) per pfn, classified for the
  * compaction view's map.
  *
- * Limits of the picture: only the head page of a free buddy block has
- * KPF_BUDDY; its tail pages carry no flags, so a free block is taken to be
- * the head plus the flag-less pages up to the largest naturally aligned
- * block the head can start.  Pages on per-cpu free lists and other kernel
- * allocations without a flag count as unmovable.
+ * Free pages: Linux 7.2 (page_snapshot) sets KPF_BUDDY on every page of
+ * a free buddy block; older kernels set it on the head page only and leave
+ * the tails flag-less, so a BUDDY page is also taken to start a free block
+ * that runs over following flag-less pages up to the largest naturally
+ * aligned block it can start.  Pages on per-cpu free lists and other
+ * kernel allocations without a flag count as unmovable.
  */
 #include <stdio.h>
 #include <string.h>
