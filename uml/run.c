@@ -65,8 +65,12 @@ run_starttime(pid_t pid)
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	if ((s = read_text(path)) == NULL)
 		return 0;
-	/* The command name may hold spaces: count fields after its ')'. */
-	if ((p = strrchr(s, ')')) != NULL) {
+	/*
+	 * The command name may hold spaces: count fields after its ')'.  A
+	 * zombie (its parent may never reap it) counts as gone.
+	 */
+	if ((p = strrchr(s, ')')) != NULL && p[1] == ' ' && p[2] != 'Z' &&
+	    p[2] != 'X') {
 		for (i = 2; i < 22 && p != NULL; i++)
 			p = strchr(p + 1, ' ');
 		if (p != NULL)

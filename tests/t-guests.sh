@@ -1,0 +1,62 @@
+#!/bin/sh
+# Named guests: start, list, exec, console, stop; two at once; a crashed
+# supervisor is cleaned up by the next command.
+. "$(dirname "$0")/lib.sh"
+
+cleanup() { "$UMKIT" stop ta tb >/dev/null 2>&1; }
+trap cleanup EXIT
+
+out=$("$UMKIT" start -n ta 2>&1)
+like "start prints the guest and its mirror" "$out" 'guest ta started .*run/ta/mnt'
+out=$("$UMKIT" start -n tb -c 1 -m 128M 2>&1)
+like "a second guest starts beside it" "$out" 'guest tb started \(base, 1 CPUs, 128 MiB\)'
+
+out=$("$UMKIT" start -n ta 2>&1)
+rc=$?
+is "a taken name is refused with 125" "$rc" 125
+like "the refusal names the guest" "$out" "guest named 'ta' is already running"
+
+out=$("$UMKIT" list)
+like "list shows ta running" "$out" '^ta +base +2 +256M running'
+like "list shows tb running" "$out" '^tb +base +1 +128M running'
+
+out=$("$UMKIT" exec ta -- cat /sys/devices/system/cpu/online)
+is "exec NAME runs in that guest (ta: 2 CPUs)" "$out" "0-1"
+out=$("$UMKIT" exec tb -- cat /sys/devices/system/cpu/online)
+is "exec NAME runs in that guest (tb: 1 CPU)" "$out" "0"
+"$UMKIT" exec ta -- sh -c 'echo o; echo e >&2; exit 9' >/tmp/umkit-g-o.$$ 2>/tmp/umkit-g-e.$$
+is "exec NAME passes the exit status (9)" "$?" 9
+is "exec NAME keeps stdout apart" "$(cat /tmp/umkit-g-o.$$)" "o"
+is "exec NAME keeps stderr apart" "$(cat /tmp/umkit-g-e.$$)" "e"
+rm -f /tmp/umkit-g-o.$$ /tmp/umkit-g-e.$$
+
+# State persists between commands in a long-lived guest.
+"$UMKIT" exec ta -- sh -c 'echo persisted > /tmp/mark'
+out=$("$UMKIT" exec ta -- cat /tmp/mark)
+is "a named guest keeps its state between commands" "$out" "persisted"
+
+out=$(printf 'echo console-$((6*7))\n' | timeout 20 "$UMKIT" console ta 2>&1)
+like "console runs a shell in the guest" "$out" 'console-42'
+
+check "the mirror of ta is mounted" grep -q " $TOP/run/ta/mnt fuse" /proc/mounts
+"$UMKIT" stop ta
+out=$("$UMKIT" list)
+if printf '%s\n' "$out" | grep -q '^ta '; then not_ok "stop removes ta from the list" "$out"
+else ok "stop removes ta from the list"; fi
+like "tb still runs after ta stopped" "$out" '^tb +base .* running'
+is "tb still answers" "$("$UMKIT" exec tb -- echo alive)" "alive"
+if grep -q " $TOP/run/ta/mnt " /proc/mounts; then not_ok "ta's mirror is unmounted"
+else ok "ta's mirror is unmounted"; fi
+
+# Kill tb's supervisor outright: UML dies with it (PDEATHSIG), and the
+# next command removes the stale mount and directory.
+sup=$(cut -d' ' -f1 "$TOP/run/tb/pid")
+kill -KILL "$sup"
+sleep 0.5
+"$UMKIT" list >/dev/null 2>&1
+no_leftovers "a killed supervisor leaves nothing after the next command"
+
+out=$("$UMKIT" stop nosuch 2>&1)
+like "stopping an unknown guest says so" "$out" "no guest named 'nosuch'"
+
+done_testing
