@@ -39,6 +39,7 @@ $(MT)/test-mirror-host: tests/unit/test-mirror-host.c $(MIRROR_LINK) \
 		-o $@ $(filter-out $(MT)/umkit-agent,$^) $(MIRROR_FUSE_LIBS) \
 		-lcmocka -pthread
 
-UNIT_TESTS	+= $(MT)/test-mirror-unit
+UNIT_TESTS	+= $(MT)/test-mirror-unit $(MT)/test-record \
+		   $(MT)/test-mirror-host
 
 -include $(MIRROR_OBJS:.o=.d)

@@ -34,6 +34,7 @@
 struct pattern {
 	char	*glob;		/* root-relative */
 	int	 warned;	/* a refusal was logged */
+	int	 toobig;	/* matched a file over RECORD_MAX_FILE: skip */
 };
 
 /* The state of one recording. */
@@ -163,8 +164,8 @@ make_parents(const char *base, const char *rel)
 
 /*
  * Copy one root file into the snapshot directory.  Returns 1 when
- * copied, 0 when skipped (not a regular file, vanished, too big), or a
- * negative errno from the root.
+ * copied, 0 when skipped (not a regular file, vanished), -EFBIG when too
+ * big, or a negative errno from the root.
  */
 static int
 copy_file(struct rec *r, const char *src, const char *snapdir,
@@ -208,7 +209,7 @@ copy_file(struct rec *r, const char *src, const char *snapdir,
 		if ((total += n) > RECORD_MAX_FILE) {
 			rlog(r, "%s: over %u MiB, not recorded", src,
 			    RECORD_MAX_FILE >> 20);
-			ret = 0;
+			ret = -EFBIG;
 			goto out;
 		}
 		if (write_all(out, r->buf, n) == -1) {
@@ -250,12 +251,18 @@ escape_glob(const char *s)
 static int
 snapshot(struct rec *r, const char *tmpdir)
 {
-	char	*eroot = escape_glob(r->root), *pat;
+	char	*root = xstrdup(r->root), *eroot, *pat;
 	glob_t	 g;
-	size_t	 i, j, rootlen = strlen(r->root);
+	size_t	 i, j, rootlen = strlen(root);
 	int	 copied = 0, c, dead = 0;
 
+	while (rootlen > 0 && root[rootlen - 1] == '/')
+		root[--rootlen] = '\0';	/* "/" + "proc/..." */
+	eroot = escape_glob(root);
+	free(root);
 	for (i = 0; i < r->npats && !dead; i++) {
+		if (r->pats[i].toobig)
+			continue;
 		pat = xasprintf("%s/%s", eroot, r->pats[i].glob);
 		if (glob(pat, 0, NULL, &g) != 0) {
 			free(pat);
@@ -267,6 +274,8 @@ snapshot(struct rec *r, const char *tmpdir)
 			    g.gl_pathv[j] + rootlen + 1);
 			if (c > 0)
 				copied++;
+			else if (c == -EFBIG)
+				r->pats[i].toobig = 1;
 			else if (c < 0 && dead_errno(-c)) {
 				rlog(r, "%s: %s: the root is gone",
 				    g.gl_pathv[j], strerror(-c));
