@@ -7,8 +7,9 @@
  * renames it to snap/SEQ and appends its index line.  A file that
  * vanished between glob and open (an exited pid) is skipped quietly; a
  * file the root refuses (EACCES) is skipped with one log line per
- * pattern; an EIO-like error means the guest behind a mirror is gone:
- * the snapshot is discarded and the recording ends.
+ * pattern; an EIO-like error, or a snapshot finding no file at all
+ * after earlier ones did (the mount was removed), means the guest behind
+ * a mirror is gone: that snapshot is discarded and the recording ends.
  */
 #define _GNU_SOURCE
 
@@ -450,11 +451,13 @@ record_run(const char *root, const char *dir, int every_ms, int for_s,
 		if (mkdir(tmp, 0755) == -1) {
 			err = -errno;
 			rlog(r, "%s: %s", tmp, strerror(errno));
-		} else if ((n = snapshot(r, tmp)) < 0) {
+		} else if ((n = snapshot(r, tmp)) < 0 || (n == 0 && count > 0) ||
+		    stat(root, &st) == -1) {
+			/* EIO, or files gone: the guest or its mount is. */
 			rm_tree(tmp);
 			rlog(r, "%s stopped being readable: recording ends",
 			    root);
-			err = n;
+			err = n < 0 ? n : -EIO;
 		} else if (rename(tmp, fin) == -1) {
 			err = -errno;
 			rlog(r, "%s: %s", fin, strerror(errno));

@@ -25,8 +25,9 @@
  * Record root (a mirror mount, a recording snapshot, or / on a Linux
  * host) into dir (created; must not already hold a recording), one
  * snapshot every every_ms, for for_s seconds (0: until *stop), stopping
- * early when *stop becomes non-zero or the root becomes unreadable (a
- * dead guest: the partial snapshot is discarded).  Progress and problems
+ * early when *stop becomes non-zero or the root becomes unreadable (EIO
+ * from a dead guest, or no file found where earlier snapshots found
+ * some: the partial snapshot is discarded).  Progress and problems
  * go to log (stderr when NULL), one line each.  Returns the number of
  * snapshots written, or a negative errno when the recording could not be
  * set up.

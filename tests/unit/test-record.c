@@ -156,14 +156,15 @@ test_fixture(void **st)
 	struct dirent	*e;
 	int		 n, i;
 
+	/* Ticks at 0, 200, 400, 600, 800 ms; a late one is skipped. */
 	n = record_run(root, dir, 200, 1, &stop, stderr);
-	assert_int_equal(n, 5);		/* at 0, 200, 400, 600, 800 ms */
+	assert_true(n >= 4 && n <= 5);
 	h = get("rec/umkit-recording");
 	assert_non_null(h);
 	assert_true(matches(h, "^umkit-recording 1\nsource /.*/root\n"
 	    "every_ms 200\nstarted_unix_ms [0-9]{13}\n$"));
 	free(h);
-	assert_int_equal(check_index("rec", 200), 5);
+	assert_int_equal(check_index("rec", 200), n);
 	for (i = 0; i < n; i++) {
 		t = get("rec/snap/%06d/proc/vmstat", i);
 		assert_string_equal(t, "nr_free_pages 100\npgfault 7\n");
@@ -182,7 +183,7 @@ test_fixture(void **st)
 		t = get("rec/snap/%06d/proc/abc/status", i);	/* no match */
 		assert_null(t);
 	}
-	/* No temporary snapshot left, only the five. */
+	/* No temporary snapshot left, only the n indexed ones. */
 	p = xasprintf("%s/snap", dir);
 	d = opendir(p);
 	assert_non_null(d);
@@ -195,7 +196,7 @@ test_fixture(void **st)
 			i++;
 	}
 	closedir(d);
-	assert_int_equal(i, 5);
+	assert_int_equal(i, n);
 	free(p);
 	/* A snapshot is itself a root: recording it works too. */
 	p = xasprintf("%s/snap/000003", dir);
@@ -203,8 +204,9 @@ test_fixture(void **st)
 	root = p;
 	free(dir);
 	dir = xasprintf("%s/rec2", tmp);
-	assert_int_equal(record_run(root, dir, 100, 1, &stop, stderr), 10);
-	t = get("rec2/snap/000009/proc/vmstat");
+	n = record_run(root, dir, 100, 1, &stop, stderr);
+	assert_true(n >= 8 && n <= 10);
+	t = get("rec2/snap/%06d/proc/vmstat", n - 1);
 	assert_string_equal(t, "nr_free_pages 100\npgfault 7\n");
 	free(t);
 	/* Never mixed into an existing recording. */
@@ -243,9 +245,10 @@ test_host_root(void **st)
 	mine = xstrdup(mine);
 	files = top_path("uml/record.files");
 	setenv("UMKIT_RECORD_FILES", files, 1);
-	n = record_run("/", dir, 250, 1, &stop, stderr);
+	n = record_run("/", dir, 250, 2, &stop, stderr);
 	setenv("UMKIT_RECORD_FILES", mine, 1);
-	assert_true(n >= 3 && n <= 4);
+	/* 8 ticks; the first snapshot may be slow (proc/kpageflags). */
+	assert_true(n >= 2 && n <= 8);
 	assert_int_equal(check_index("host", 250), n);
 	t = get("host/snap/000000/proc/vmstat");
 	assert_non_null(t);
