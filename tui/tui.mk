@@ -1,0 +1,53 @@
+# tui/tui.mk - the ncurses TUI (build/bin/umkit-tui), its unit tests and
+# its benchmark.  Included by the top Makefile (B, CC, CFLAGS, CPPFLAGS).
+
+TUI_NCURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
+# the sources use GNU extensions (memmem, strtok_r, pread, openat)
+TUI_CPPFLAGS := -D_GNU_SOURCE
+TUI_NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+
+TUI_PARSERS := parse-util parse-vmstat parse-meminfo parse-lrugen \
+	parse-zoneinfo parse-buddyinfo parse-pagetypeinfo parse-extfrag \
+	parse-trace parse-kpageflags parse-proc
+TUI_MODULES := $(TUI_PARSERS) util source draw view-lru view-compact \
+	view-counters view-overview view-help tui
+TUI_OBJS := $(patsubst %,$(B)/obj/tui/%.o,$(TUI_MODULES))
+
+all: $(B)/bin/umkit-tui
+
+$(B)/bin/umkit-tui: $(TUI_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TUI_NCURSES_LIBS) -lm
+
+$(B)/obj/tui/%.o: tui/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) $(TUI_NCURSES_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+-include $(TUI_OBJS:.o=.d)
+
+# --- unit tests: a separate build with sanitizers ---------------------------
+TUI_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+TUI_TEST_PARSERS := $(patsubst %,$(B)/obj/tui-test/%.o,$(TUI_PARSERS) util)
+TUI_TESTS := lrugen vmstat meminfo zoneinfo buddyinfo pagetypeinfo \
+	extfrag trace kpageflags proc
+TUI_UNIT := $(patsubst %,$(B)/tests/test-parse-%,$(TUI_TESTS))
+UNIT_TESTS += $(TUI_UNIT)
+
+$(B)/obj/tui-test/%.o: tui/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) $(CFLAGS) $(TUI_SAN) -c -o $@ $<
+
+$(B)/obj/tui-test/test-parse-%.o: tests/unit/test-parse-%.c tests/unit/tui-test.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) -Itui $(CFLAGS) $(TUI_SAN) -c -o $@ $<
+
+$(B)/tests/test-parse-%: $(B)/obj/tui-test/test-parse-%.o $(TUI_TEST_PARSERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(TUI_SAN) -o $@ $^ -lcmocka
+
+-include $(wildcard $(B)/obj/tui-test/*.d)
+
+# --- benchmark --------------------------------------------------------------
+.PHONY: bench-tui
+bench-tui: $(B)/bin/umkit-tui
+	@sh tui/bench.sh $(B)/bin/umkit-tui

@@ -1,0 +1,215 @@
+/*
+ * view-counters.c - counter modes: the mm rss counters (anon, file, shmem,
+ * swap) of the largest processes as /proc/PID/status reports them next to
+ * /proc/PID/statm's resident count, with the counter mode where the kernel
+ * exposes one; and global vmstat counters next to the sum of the per-zone
+ * counters of /proc/zoneinfo, the bound on the per-cpu deltas not yet
+ * folded in (stat threshold x cpus), and their rates.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "util.h"
+
+#define MAX_PROCS	64
+
+struct proc_row {
+	int		 pid;
+	u64		 resident;	/* statm, pages */
+	struct pidstatus st;
+	bool		 have_status;
+};
+
+/* Global counters shown, and whether zoneinfo has them per zone or node. */
+static const struct { const char *name; bool zone; } gcs[] = {
+	{ "nr_free_pages", true }, { "nr_zone_inactive_anon", true },
+	{ "nr_zone_active_anon", true }, { "nr_zone_inactive_file", true },
+	{ "nr_zone_active_file", true }, { "nr_mlock", true },
+	{ "nr_anon_pages", false }, { "nr_file_pages", false },
+	{ "nr_shmem", false }, { "nr_mapped", false },
+	{ "nr_slab_unreclaimable_B", false }, { "nr_page_table_pages", false },
+};
+#define NGCS (int)(sizeof(gcs) / sizeof(gcs[0]))
+
+static struct buf fbuf;
+static struct vmstat vs;
+static struct zoneinfo zi;
+static struct proc_row *procs;
+static int nprocs, nprocs_all;
+static struct rate grates[NGCS];
+static int rc_vm, rc_zi, rc_proc, ncpus;
+static bool any_mode;
+
+/* Nothing to set up before the first update. */
+static void counters_init(void)
+{
+	procs = xcalloc(MAX_PROCS, sizeof(*procs));
+}
+
+struct scan_arg {
+	struct source	*src;
+	struct proc_row	 all[1024];
+	int		 n;
+};
+
+/* Directory callback: keep numeric entries with their statm resident. */
+static void add_pid(const char *name, void *arg)
+{
+	struct scan_arg *a = arg;
+	char rel[64];
+	struct statm sm;
+	char *end;
+	long pid = strtol(name, &end, 10);
+
+	if (*end || pid <= 0 || a->n >= (int)(sizeof(a->all) / sizeof(a->all[0])))
+		return;
+	snprintf(rel, sizeof(rel), "proc/%ld/statm", pid);
+	if (source_read(a->src, rel, &fbuf) < 0 || parse_statm(fbuf.p, fbuf.len, &sm) < 0 ||
+	    sm.resident == 0)
+		return;		/* gone, or a kernel thread */
+	a->all[a->n].pid = (int)pid;
+	a->all[a->n].resident = sm.resident;
+	a->n++;
+}
+
+/* Larger resident first, then lower pid. */
+static int by_rss(const void *x, const void *y)
+{
+	const struct proc_row *a = x, *b = y;
+
+	if (a->resident != b->resident)
+		return a->resident < b->resident ? 1 : -1;
+	return a->pid - b->pid;
+}
+
+/* Read the process list, then status of the largest ones. */
+static void read_procs(struct source *src)
+{
+	static struct scan_arg a;
+
+	a.src = src;
+	a.n = 0;
+	rc_proc = source_list(src, "proc", add_pid, &a);
+	qsort(a.all, (size_t)a.n, sizeof(a.all[0]), by_rss);
+	nprocs_all = a.n;
+	nprocs = a.n < MAX_PROCS ? a.n : MAX_PROCS;
+	any_mode = false;
+	for (int i = 0; i < nprocs; i++) {
+		char rel[64];
+
+		procs[i] = a.all[i];
+		snprintf(rel, sizeof(rel), "proc/%d/status", procs[i].pid);
+		procs[i].have_status = source_read(src, rel, &fbuf) == 0 &&
+			parse_pidstatus(fbuf.p, fbuf.len, &procs[i].st) == 0;
+		if (procs[i].have_status && procs[i].st.mode[0])
+			any_mode = true;
+	}
+}
+
+/* Sum of a counter over zones (zone counters) or nodes (node counters). */
+static u64 zone_sum(const char *name, bool zone)
+{
+	u64 sum = 0;
+
+	for (int i = 0; i < zi.nzones; i++)
+		sum += kv_val(zone ? &zi.zone[i].stats : &zi.zone[i].node_stats, name);
+	return sum;
+}
+
+/* Largest possible unfolded per-cpu delta of a zone counter. */
+static u64 drift_bound(void)
+{
+	u64 b = 0;
+
+	for (int i = 0; i < zi.nzones; i++)
+		for (int c = 0; c < zi.zone[i].ncpus; c++)
+			b += (u64)zi.zone[i].pcp[c].threshold;
+	return b;
+}
+
+/* Read vmstat, zoneinfo and the processes. */
+static void counters_update(struct ctx *c)
+{
+	rc_vm = source_read(c->src, "proc/vmstat", &fbuf);
+	if (rc_vm == 0)
+		parse_vmstat(fbuf.p, fbuf.len, &vs);
+	rc_zi = source_read(c->src, "proc/zoneinfo", &fbuf);
+	if (rc_zi == 0)
+		parse_zoneinfo(fbuf.p, fbuf.len, &zi);
+	ncpus = 0;
+	for (int i = 0; i < zi.nzones; i++)
+		if (zi.zone[i].ncpus > ncpus)
+			ncpus = zi.zone[i].ncpus;
+	for (int i = 0; i < NGCS; i++)
+		rate_feed(&grates[i], kv_val(&vs.kv, gcs[i].name), c->now_ms, c->jumped || rc_vm);
+	read_procs(c->src);
+}
+
+/* Process table then global counters. */
+static void counters_draw(struct frame *f)
+{
+	int line = 0;
+	char r[16];
+
+	fr_printf(f, line++, 0, C_TITLE, "mm rss counters (kB)  %d processes with memory, largest first",
+		  nprocs_all);
+	fr_printf(f, line++, 0, C_DIM, "%6s %-12s %3s %8s %8s %8s %6s %8s %6s  %s", "pid", "name",
+		  "thr", "RssAnon", "RssFile", "RssShmem", "Swap", "statm", "gap", "mode");
+	if (rc_proc < 0)
+		fr_text(f, line++, 0, C_WARN, "proc: not listable");
+	for (int i = 0; i < nprocs; i++) {
+		const struct proc_row *p = &procs[i];
+		const struct pidstatus *s = &p->st;
+		long long gap = (long long)(s->rss_anon + s->rss_file + s->rss_shmem) -
+				(long long)p->resident * 4;
+
+		if (!p->have_status) {
+			fr_printf(f, line++, 0, C_DIM, "%6d (status not readable)", p->pid);
+			continue;
+		}
+		fr_printf(f, line++, 0, C_NORM, "%6d %-12.12s %3d %8llu %8llu %8llu %6llu %8llu %+6lld  %s",
+			  p->pid, s->name, s->threads, s->rss_anon, s->rss_file, s->rss_shmem,
+			  s->vm_swap, p->resident * 4, gap, s->mode[0] ? s->mode : "-");
+	}
+	fr_text(f, line++, 0, C_DIM, any_mode ? "mode: as this kernel reports it in status"
+		: "mode: not exposed by this kernel.  gap = status - statm resident");
+	line++;
+	fr_printf(f, line++, 0, C_TITLE, "vmstat vs zoneinfo (pages), %d cpus; bound = stat threshold x cpus",
+		  ncpus);
+	if (rc_vm < 0 || rc_zi < 0) {
+		fr_text(f, line++, 0, C_WARN, rc_vm < 0 ? "proc/vmstat not readable"
+							: "proc/zoneinfo not readable");
+		return;
+	}
+	fr_printf(f, line++, 0, C_DIM, "%-24s %11s %11s %8s %8s %10s", "counter", "vmstat",
+		  "zones/nodes", "diff", "+-bound", "rate/s");
+	for (int i = 0; i < NGCS; i++) {
+		u64 g, zs = zone_sum(gcs[i].name, gcs[i].zone);
+
+		if (!kv_get(&vs.kv, gcs[i].name, &g))
+			continue;
+		if (grates[i].valid)
+			fmt_count(r, sizeof(r), grates[i].per_s);
+		else
+			snprintf(r, sizeof(r), "-");
+		fr_printf(f, line++, 0, C_NORM, "%-24s %11llu %11llu %+8lld %8llu %10s", gcs[i].name,
+			  g, zs, (long long)g - (long long)zs, gcs[i].zone ? drift_bound() : 0ULL, r);
+	}
+}
+
+/* No keys of its own. */
+static int counters_key(int ch)
+{
+	return 0;
+}
+
+const struct view view_counters = {
+	.name = "counters",
+	.title = "Counters",
+	.init = counters_init,
+	.update = counters_update,
+	.draw = counters_draw,
+	.key = counters_key,
+	.help = "rss counters of the largest processes; vmstat vs zones",
+};

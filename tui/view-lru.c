@@ -1,0 +1,298 @@
+/*
+ * view-lru.c - MGLRU generations per memcg and node (debugfs lru_gen, or
+ * lru_gen_full when tier statistics are shown), with aging (max_seq
+ * advancing) and eviction (min_seq advancing) marked when they happen, a
+ * sparkline of each generation's size since it was created, and the
+ * enabled bits and min_ttl_ms of /sys/kernel/mm/lru_gen.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "util.h"
+
+#define HLEN		48	/* samples kept per generation */
+#define MARK_MS		5000	/* how long an aging / eviction stays marked */
+
+/* History of one lruvec (memcg id, node) across updates. */
+struct lruvec_hist {
+	u64	id;
+	int	nid;
+	bool	seen;			/* present in the latest sample */
+	u64	min_seq, max_seq;
+	double	aged_at, evicted_at;	/* data time of the last change */
+	int	aged_by, evicted_by;
+	int	agings, evictions;	/* changes observed since start */
+	struct {
+		u64	seq;
+		int	n;
+		double	v[HLEN];
+	} gen[LG_MAX_GENS];
+};
+
+static struct buf fbuf;
+static struct lrugen lg;
+static struct lruvec_hist *hist;
+static int nhist;
+static bool tiers;		/* read lru_gen_full and show tier rows */
+static int rc;			/* result of reading the file */
+static char enabled[24], min_ttl[24];
+static double now;
+
+/* Nothing to set up before the first update. */
+static void lru_init(void)
+{
+}
+
+/* The oldest generation still holding pages of some type. */
+static u64 min_seq_of(const struct lg_node *nd)
+{
+	for (int i = 0; i < nd->ngens; i++)
+		if (!nd->gen[i].gone[0] || !nd->gen[i].gone[1])
+			return nd->gen[i].seq;
+	return nd->ngens ? nd->gen[nd->ngens - 1].seq : 0;
+}
+
+/* Find or add the history of an lruvec. */
+static struct lruvec_hist *hist_of(u64 id, int nid)
+{
+	for (int i = 0; i < nhist; i++)
+		if (hist[i].id == id && hist[i].nid == nid)
+			return &hist[i];
+	hist = xrealloc(hist, (size_t)(nhist + 1) * sizeof(*hist));
+	memset(&hist[nhist], 0, sizeof(*hist));
+	hist[nhist].id = id;
+	hist[nhist].nid = nid;
+	return &hist[nhist++];
+}
+
+/* Append each generation's size to its sparkline, keyed by seq. */
+static void feed_gens(struct lruvec_hist *h, const struct lg_node *nd)
+{
+	typeof(h->gen) old;
+
+	memcpy(old, h->gen, sizeof(old));
+	memset(h->gen, 0, sizeof(h->gen));
+	for (int i = 0; i < nd->ngens && i < LG_MAX_GENS; i++) {
+		const struct lg_gen *g = &nd->gen[i];
+
+		h->gen[i].seq = g->seq;
+		for (int k = 0; k < LG_MAX_GENS; k++)
+			if (old[k].n && old[k].seq == g->seq) {
+				h->gen[i] = old[k];
+				break;
+			}
+		if (h->gen[i].n == HLEN) {
+			memmove(h->gen[i].v, h->gen[i].v + 1, (HLEN - 1) * sizeof(double));
+			h->gen[i].n--;
+		}
+		h->gen[i].v[h->gen[i].n++] = (double)(g->pages[0] + g->pages[1]);
+	}
+}
+
+/* Read one short sysfs value, without its newline. */
+static void read_value(struct source *src, const char *rel, char *out, size_t n)
+{
+	if (source_read(src, rel, &fbuf) < 0) {
+		snprintf(out, n, "n/a");
+		return;
+	}
+	fbuf.p[strcspn(fbuf.p, "\n")] = '\0';
+	snprintf(out, n, "%s", fbuf.p);
+}
+
+/* Read and parse lru_gen(_full); compare seqs with the previous sample. */
+static void lru_update(struct ctx *c)
+{
+	now = c->now_ms;
+	read_value(c->src, "sys/kernel/mm/lru_gen/enabled", enabled, sizeof(enabled));
+	read_value(c->src, "sys/kernel/mm/lru_gen/min_ttl_ms", min_ttl, sizeof(min_ttl));
+	rc = source_read(c->src, tiers ? "sys/kernel/debug/lru_gen_full" :
+			 "sys/kernel/debug/lru_gen", &fbuf);
+	if (rc < 0) {
+		lg.n = 0;
+		return;
+	}
+	parse_lrugen(fbuf.p, fbuf.len, &lg);
+	if (c->jumped)
+		nhist = 0;
+	for (int i = 0; i < nhist; i++)
+		hist[i].seen = false;
+	for (int m = 0; m < lg.n; m++)
+		for (int k = 0; k < lg.memcg[m].nnodes; k++) {
+			const struct lg_node *nd = &lg.memcg[m].node[k];
+			struct lruvec_hist *h = hist_of(lg.memcg[m].id, nd->nid);
+			u64 mx = nd->ngens ? nd->gen[nd->ngens - 1].seq : 0;
+			u64 mn = min_seq_of(nd);
+
+			if (h->max_seq && mx > h->max_seq) {
+				h->aged_at = now;
+				h->aged_by = (int)(mx - h->max_seq);
+				h->agings += h->aged_by;
+			}
+			if (h->min_seq && mn > h->min_seq) {
+				h->evicted_at = now;
+				h->evicted_by = (int)(mn - h->min_seq);
+				h->evictions += h->evicted_by;
+			}
+			h->max_seq = mx;
+			h->min_seq = mn;
+			h->seen = true;
+			feed_gens(h, nd);
+		}
+}
+
+/* Describe the enabled bits (multigen_lru.rst). */
+static const char *enabled_words(void)
+{
+	unsigned long v = strtoul(enabled, NULL, 0);
+
+	if (!strcmp(enabled, "n/a"))
+		return "";
+	if (!(v & 1))
+		return "(off: classic LRU)";
+	if (!(v & 6))
+		return "(on, no A-bit walk)";
+	return (v & 4) ? "(on, A-bit walks)" : "(on, leaf A-bit walk)";
+}
+
+/* Milliseconds as "850ms", "12.3s", "4.5m". */
+static void fmt_age(char *out, size_t n, u64 ms)
+{
+	if (ms < 1000)
+		snprintf(out, n, "%llums", ms);
+	else if (ms < 600000)
+		snprintf(out, n, "%.1fs", (double)ms / 1e3);
+	else
+		snprintf(out, n, "%.1fm", (double)ms / 6e4);
+}
+
+/* Tier rows under a generation (lru_gen_full). */
+static int draw_tiers(struct frame *f, int line, const struct lg_gen *g)
+{
+	for (int t = 0; t < g->ntiers; t++) {
+		const struct lg_tier *tr = &g->tier[t];
+		int x = fr_printf(f, line, 4, C_DIM, "tier %d", tr->tier);
+
+		for (int ty = 0; ty < 2; ty++) {
+			x = fr_text(f, line, x + 2, ty ? C_FILE : C_ANON, ty ? "file" : "anon");
+			if (tr->mark[ty][0] == 'R')
+				x = fr_printf(f, line, x + 1, C_NORM, "avg refaulted %-6llu total %-7llu",
+					      tr->v[ty][0], tr->v[ty][1]);
+			else if (tr->mark[ty][0] == 'r')
+				x = fr_printf(f, line, x + 1, C_NORM, "refaulted %-6llu evicted %-6llu protected %-6llu",
+					      tr->v[ty][0], tr->v[ty][1], tr->v[ty][2]);
+			else
+				x = fr_text(f, line, x + 1, C_DIM, "-");
+		}
+		line++;
+	}
+	return line;
+}
+
+/* One lruvec: header, then a row per generation with bars and history. */
+static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
+		       const struct lg_node *nd)
+{
+	struct lruvec_hist *h = hist_of(m->id, nd->nid);
+	int hw = f->w >= 120 ? 24 : 12;
+	int bw = (f->w - 6 - 8 - 2 * 16 - hw - 4) / 2;
+	double max = 1;
+	char a[16], b[16];
+	int x;
+
+	if (bw < 4)
+		bw = 4;
+	for (int i = 0; i < nd->ngens; i++)
+		for (int t = 0; t < 2; t++)
+			if ((double)nd->gen[i].pages[t] > max)
+				max = (double)nd->gen[i].pages[t];
+	x = fr_printf(f, line, 0, C_TITLE, "memcg %llu %s  node %d", m->id,
+		      m->path[0] ? m->path : "(root)", nd->nid);
+	if (nd->ngens)
+		x = fr_printf(f, line, x + 2, C_NORM, "gens %llu..%llu",
+			      nd->gen[0].seq, nd->gen[nd->ngens - 1].seq);
+	x = fr_printf(f, line, x + 2, C_DIM, "agings seen %d, evictions %d",
+		      h->agings, h->evictions);
+	line++;
+	fr_printf(f, line, 0, C_DIM, "%5s %7s  %-*s %14s  %-*s %14s  %s", "seq", "age",
+		  bw, "anon", "pages", bw, "file", "pages", "size history");
+	line++;
+	for (int i = 0; i < nd->ngens; i++) {
+		const struct lg_gen *g = &nd->gen[i];
+		bool young = i == nd->ngens - 1, old = i == 0;
+		bool mark_new = young && h->aged_at > 0 && now - h->aged_at < MARK_MS;
+		bool mark_old = old && h->evicted_at > 0 && now - h->evicted_at < MARK_MS;
+		int col = 0;
+
+		fr_printf(f, line, col, mark_new || mark_old ? C_MARK : C_NORM, "%5llu", g->seq);
+		fmt_age(a, sizeof(a), g->age_ms);
+		fr_printf(f, line, 6, C_NORM, "%7s", a);
+		col = 15;
+		for (int t = 0; t < 2; t++) {
+			int attr = g->gone[t] ? C_DIM : t ? C_FILE : C_ANON;
+
+			fr_bar(f, line, col, bw, (double)g->pages[t] / max, attr);
+			fmt_pages(b, sizeof(b), (double)g->pages[t]);
+			fr_printf(f, line, col + bw + 1, g->gone[t] ? C_DIM : C_NORM, "%7llu %6s",
+				  g->pages[t], b);
+			col += bw + 17;
+		}
+		fr_spark(f, line, col, hw, h->gen[i].v, h->gen[i].n, C_TITLE);
+		if (mark_new)
+			fr_printf(f, line, col + hw + 1, C_MARK, "%s aged +%d",
+				  glyph("◀", "<"), h->aged_by);
+		else if (mark_old)
+			fr_printf(f, line, col + hw + 1, C_MARK, "%s evicted +%d",
+				  glyph("◀", "<"), h->evicted_by);
+		line++;
+		if (tiers)
+			line = draw_tiers(f, line, g);
+	}
+	return line + 1;
+}
+
+/* The whole view. */
+static void lru_draw(struct frame *f)
+{
+	int line = 0;
+
+	fr_printf(f, line, 0, C_NORM, "enabled %s %s  min_ttl_ms %s  tiers %s [t]",
+		  enabled, enabled_words(), min_ttl, tiers ? "on" : "off");
+	line += 2;
+	if (rc < 0) {
+		fr_printf(f, line, 0, C_WARN, "%s: %s",
+			  tiers ? "sys/kernel/debug/lru_gen_full" : "sys/kernel/debug/lru_gen",
+			  strerror(-rc));
+		fr_text(f, line + 1, 0, C_DIM,
+			"(needs CONFIG_LRU_GEN and debugfs at sys/kernel/debug)");
+		return;
+	}
+	if (lg.err[0]) {
+		fr_printf(f, line, 0, C_WARN, "lru_gen: %s", lg.err);
+		line++;
+	}
+	for (int m = 0; m < lg.n; m++)
+		for (int k = 0; k < lg.memcg[m].nnodes; k++)
+			line = draw_lruvec(f, line, &lg.memcg[m], &lg.memcg[m].node[k]);
+}
+
+/* 't' toggles tier statistics (reads lru_gen_full). */
+static int lru_key(int ch)
+{
+	if (ch == 't') {
+		tiers = !tiers;
+		return 1;
+	}
+	return 0;
+}
+
+const struct view view_lru = {
+	.name = "lru",
+	.title = "LRU generations",
+	.init = lru_init,
+	.update = lru_update,
+	.draw = lru_draw,
+	.key = lru_key,
+	.help = "t: tier stats (refaulted/evicted/protected, lru_gen_full)",
+};
