@@ -47,6 +47,10 @@ include rootfs/rootfs.mk
 include tui/tui.mk
 include tests/tests.mk
 
+# The main job: a guest, its mirror and the TUI (needs a terminal).
+run: all
+	./umkit run
+
 clean:
 	@if [ -d run ]; then ./umkit cleanup 2>/dev/null || true; fi
 	rm -rf $(B) umkit

@@ -102,7 +102,7 @@ exec_main(int argc, char **argv)
 	const char		*name = NULL;
 
 	guest_opts_init(&o);
-	while ((c = getopt(argc, argv, "+V:m:c:t:k:Avh")) != -1) {
+	while ((c = getopt_long(argc, argv, "+V:m:c:t:k:Avh", help_opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			timeout_s = strtol(optarg, &end, 10);

@@ -68,13 +68,24 @@ cleanup_main(int argc, char **argv)
 	return 0;
 }
 
+static volatile pid_t	tui_pid;
+
+/* SIGTERM/SIGHUP while the TUI runs: pass it on, then clean up. */
+static void
+tui_forward(int sig)
+{
+	if (tui_pid > 0)
+		kill(tui_pid, sig);
+}
+
 /* Run the TUI binary with args; returns its status. */
 static int
 tui_spawn(char **args)
 {
-	char	*bin = top_path("build/bin/umkit-tui");
-	pid_t	 pid;
-	int	 st;
+	struct sigaction	 sa = { .sa_handler = tui_forward };
+	char			*bin = top_path("build/bin/umkit-tui");
+	pid_t			 pid;
+	int			 st;
 
 	if (access(bin, X_OK) < 0)
 		fatal("%s: missing (run 'make')", bin);
@@ -85,9 +96,14 @@ tui_spawn(char **args)
 		execv(bin, args);
 		_exit(127);
 	}
+	tui_pid = pid;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return EXIT_KIT;
+	tui_pid = 0;
 	free(bin);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
@@ -113,6 +129,43 @@ tui_main(int argc, char **argv)
 		args[n++] = argv[i];
 	}
 	return tui_spawn(args);
+}
+
+/* umkit run [start options]: a guest, the TUI on it, then stop it. */
+static int
+run_main(int argc, char **argv)
+{
+	char	**sargv = xcalloc(argc + 4, sizeof *sargv), *stop[3], *targs[4];
+	char	  name[32];
+	int	  i, n = 0, rc;
+
+	if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0))
+		return cmd_help(&cmd_run);
+	if (!isatty(0) || !isatty(1))
+		fatal("run needs a terminal (for the TUI); try 'umkit start' and 'umkit tui'");
+	snprintf(name, sizeof name, "run-%d", (int)getpid());
+	sargv[n++] = "start";
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-n") == 0)
+			fatal("run names its guest itself; use 'umkit start -n' instead");
+		sargv[n++] = argv[i];
+	}
+	sargv[n++] = "-n";
+	sargv[n++] = name;
+	optind = 0;
+	if ((rc = cmd_start.exec(n, sargv)) != 0)
+		return rc;
+	targs[1] = "--root";
+	targs[2] = xasprintf("%s/run/%s/mnt", top_dir(), name);
+	targs[3] = NULL;
+	rc = tui_spawn(targs);
+	stop[0] = "stop";
+	stop[1] = name;
+	stop[2] = NULL;
+	cmd_stop.exec(2, stop);
+	free(targs[2]);
+	free(sargv);
+	return rc;
 }
 
 static volatile int	record_stop;
@@ -171,6 +224,18 @@ record_main(int argc, char **argv)
 	free(root);
 	return r < 0 ? EXIT_KIT : 0;
 }
+
+const struct cmd cmd_run = {
+	.name = "run",
+	.usage = "run [-V VARIANT] [-m MEM] [-c CPUS] [-A]",
+	.help =
+"What 'make run' does: start a guest, open the TUI on its mirror, and\n"
+"stop the guest when the TUI quits (q).  Needs a terminal.\n"
+"\n"
+"Example:\n"
+"  umkit run -c 4",
+	.exec = run_main,
+};
 
 const struct cmd cmd_variants = {
 	.name = "variants",

@@ -346,7 +346,7 @@ start_main(int argc, char **argv)
 	pid_t			 pid;
 
 	guest_opts_init(&o);
-	while ((c = getopt(argc, argv, "+V:m:c:k:n:Avh")) != -1) {
+	while ((c = getopt_long(argc, argv, "+V:m:c:k:n:Avh", help_opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			name = optarg;

@@ -11,7 +11,7 @@
 #include "util.h"
 
 static const struct cmd *cmds[] = {
-	&cmd_exec, &cmd_start, &cmd_stop, &cmd_list, &cmd_console,
+	&cmd_run, &cmd_exec, &cmd_start, &cmd_stop, &cmd_list, &cmd_console,
 	&cmd_tui, &cmd_record, &cmd_variants, &cmd_cleanup, NULL
 };
 
@@ -36,6 +36,11 @@ usage(FILE *f)
 "Example:\n"
 "  umkit exec -c 4 -- cat /sys/devices/system/cpu/online\n");
 }
+
+const struct option help_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
 
 /* Print a command's help. */
 int

@@ -5,6 +5,8 @@
 #ifndef UMKIT_UMKIT_H
 #define UMKIT_UMKIT_H
 
+#include <getopt.h>
+
 struct guest;
 
 struct cmd {
@@ -16,7 +18,10 @@ struct cmd {
 };
 
 extern const struct cmd cmd_exec, cmd_start, cmd_stop, cmd_list,
-    cmd_console, cmd_variants, cmd_cleanup, cmd_tui, cmd_record;
+    cmd_console, cmd_variants, cmd_cleanup, cmd_tui, cmd_record, cmd_run;
+
+/* getopt_long options every command takes: --help (as -h). */
+extern const struct option help_opts[];
 
 /* Print a command's help to stdout (--help) and return 0. */
 int	cmd_help(const struct cmd *);
