@@ -42,4 +42,17 @@ $(MT)/test-mirror-host: tests/unit/test-mirror-host.c $(MIRROR_LINK) \
 UNIT_TESTS	+= $(MT)/test-mirror-unit $(MT)/test-record \
 		   $(MT)/test-mirror-host
 
+# The benchmark: host side (through the mirror) and guest side (the same
+# reads inside the guest; a static program in the rootfs).
+GUEST_PROGS	+= umkit-readbench
+umkit-readbench_SRCS = tests/bench-mirror-guest.c
+
+$(MT)/bench-mirror: tests/bench-mirror.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -pthread
+
+.PHONY: bench-mirror
+bench-mirror: all $(MT)/bench-mirror
+	@sh tests/bench-mirror.sh
+
 -include $(MIRROR_OBJS:.o=.d)
