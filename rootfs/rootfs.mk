@@ -7,8 +7,9 @@
 ROOTFS		:= $(B)/rootfs/initramfs.cpio
 BUSYBOX		?= /bin/busybox
 # Static guest programs: name => sources (other parts append to these).
-GUEST_PROGS	+= umkit-agent
+GUEST_PROGS	+= umkit-agent umkit-init
 umkit-agent_SRCS = $(AGENT_SRCS)
+umkit-init_SRCS	 = rootfs/init.c
 
 GUEST_BINS	 = $(addprefix $(B)/rootfs/bin/,$(GUEST_PROGS))
 
@@ -20,14 +21,14 @@ $(B)/rootfs/bin/%: $$(%_SRCS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static -Iuml -o $@ $(filter %.c,$^)
 
-$(ROOTFS): rootfs/init rootfs/mkdevs.sh $(GUEST_BINS) $(BUSYBOX) rootfs/rootfs.mk
+$(ROOTFS): rootfs/mkdevs.sh $(GUEST_BINS) $(BUSYBOX) rootfs/rootfs.mk
 	@rm -rf $(B)/rootfs/stage && mkdir -p $(B)/rootfs/stage
 	@cd $(B)/rootfs/stage && mkdir -p bin sbin usr/bin usr/lib/umkit proc sys dev tmp root etc
 	@cp $(BUSYBOX) $(B)/rootfs/stage/bin/busybox
 	@for a in $$($(BUSYBOX) --list); do \
 		[ -e $(B)/rootfs/stage/bin/$$a ] || ln -s busybox $(B)/rootfs/stage/bin/$$a; done
-	@cp rootfs/init $(B)/rootfs/stage/init && chmod 755 $(B)/rootfs/stage/init
 	@cp $(GUEST_BINS) $(B)/rootfs/stage/usr/lib/umkit/
+	@mv $(B)/rootfs/stage/usr/lib/umkit/umkit-init $(B)/rootfs/stage/init
 	@echo 'root:x:0:0:root:/root:/bin/sh' > $(B)/rootfs/stage/etc/passwd
 	@echo 'PS1="umkit# "' > $(B)/rootfs/stage/etc/profile
 	@sh rootfs/mkdevs.sh > $@.tmp

@@ -8,7 +8,7 @@ trap 'rm -f "$tmp"' EXIT INT TERM
 
 pct() {	# percentile of the numbers in $tmp
 	sort -n "$tmp" | awk -v p="$1" '{ v[NR] = $1 } END {
-		i = int((NR - 1) * p / 100 + 0.5) + 1; printf "%.3f", v[i] / 1000 }'
+		i = int((NR - 1) * p / 100 + 0.5) + 1; printf "%.3f", v[i] / 1000000 }'
 }
 
 echo "== boot to command: umkit exec -- true, $runs runs"
