@@ -134,8 +134,8 @@ load_patterns(struct rec *r)
 			break;
 		}
 		r->pats = xrealloc(r->pats, (r->npats + 1) * sizeof *r->pats);
+		memset(&r->pats[r->npats], 0, sizeof r->pats[r->npats]);
 		r->pats[r->npats].glob = xstrdup(p);
-		r->pats[r->npats].warned = 0;
 		r->npats++;
 	}
 	free(line);
