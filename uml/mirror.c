@@ -1397,8 +1397,9 @@ mirror_start(struct link *link, const char *mountpoint,
 		goto fail;
 	} else if (r > 0)
 		mlog(m, "cleaned a stale mount");
-	if ((m->se = fuse_session_new(&args, &mirror_ops, sizeof mirror_ops,
-	    m)) == NULL) {
+	m->se = fuse_session_new(&args, &mirror_ops, sizeof mirror_ops, m);
+	fuse_opt_free_args(&args);
+	if (m->se == NULL) {
 		mlog(m, "not mounted: fuse_session_new failed");
 		goto fail;
 	}
