@@ -184,8 +184,7 @@ static void draw_status(struct canvas *cv, double now)
 		x = cv_text(cv, y, x, cv->cols, C_STATUS, T.msg);
 	else if (T.src.err[0])
 		x = cv_text(cv, y, x, cv->cols, C_WARN, T.src.err);
-	(void)x;
-	if (cv->cols > 60)
+	if (x <= cv->cols - 17)
 		cv_text(cv, y, cv->cols - 16, cv->cols, C_STATUS, " F1 help  q quit");
 }
 
@@ -558,6 +557,7 @@ int main(int argc, char **argv)
 		  !(term && !strncmp(term, "vt100", 5));
 	ui.color = !(nc && *nc) && !(term && (!strncmp(term, "vt100", 5) || !strcmp(term, "dumb")));
 	source_open(&T.src, root);
+	T.paused = T.src.kind == SRC_RECORDING;	/* recordings: step, or p to play */
 	for (int i = 0; i < ndata_views; i++)
 		data_views[i]->init();
 	view_help.init();

@@ -195,8 +195,9 @@ static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
 		       const struct lg_node *nd)
 {
 	struct lruvec_hist *h = hist_of(m->id, nd->nid);
-	int hw = f->w >= 120 ? 24 : 12;
-	int bw = (f->w - 6 - 8 - 2 * 16 - hw - 4) / 2;
+	bool wide = f->w >= 120;
+	int hw = wide ? 24 : 10, nw = wide ? 14 : 7;	/* history, numbers */
+	int bw = (f->w - 5 - 8 - 10 - 2 * (nw + 2) - hw - 1) / 2;
 	double max = 1;
 	char a[16], b[16];
 	int x;
@@ -215,36 +216,38 @@ static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
 	x = fr_printf(f, line, x + 2, C_DIM, "agings seen %d, evictions %d",
 		      h->agings, h->evictions);
 	line++;
-	fr_printf(f, line, 0, C_DIM, "%5s %7s  %-*s %14s  %-*s %14s  %s", "seq", "age",
-		  bw, "anon", "pages", bw, "file", "pages", "size history");
+	fr_printf(f, line, 0, C_DIM, "%5s %7s %-9s %-*s %-*s %s", "seq", "age", "",
+		  bw + nw + 1, "anon pages", bw + nw + 1, "file pages", "history");
 	line++;
 	for (int i = 0; i < nd->ngens; i++) {
 		const struct lg_gen *g = &nd->gen[i];
 		bool young = i == nd->ngens - 1, old = i == 0;
 		bool mark_new = young && h->aged_at > 0 && now - h->aged_at < MARK_MS;
 		bool mark_old = old && h->evicted_at > 0 && now - h->evicted_at < MARK_MS;
-		int col = 0;
+		int col = 23;
 
-		fr_printf(f, line, col, mark_new || mark_old ? C_MARK : C_NORM, "%5llu", g->seq);
+		fr_printf(f, line, 0, mark_new || mark_old ? C_MARK : C_NORM, "%5llu", g->seq);
 		fmt_age(a, sizeof(a), g->age_ms);
 		fr_printf(f, line, 6, C_NORM, "%7s", a);
-		col = 15;
+		if (mark_new)
+			fr_printf(f, line, 14, C_MARK, "aged +%d", h->aged_by);
+		else if (mark_old)
+			fr_printf(f, line, 14, C_MARK, "evict +%d", h->evicted_by);
 		for (int t = 0; t < 2; t++) {
 			int attr = g->gone[t] ? C_DIM : t ? C_FILE : C_ANON;
 
 			fr_bar(f, line, col, bw, (double)g->pages[t] / max, attr);
-			fmt_pages(b, sizeof(b), (double)g->pages[t]);
-			fr_printf(f, line, col + bw + 1, g->gone[t] ? C_DIM : C_NORM, "%7llu %6s",
-				  g->pages[t], b);
-			col += bw + 17;
+			if (wide) {
+				fmt_pages(b, sizeof(b), (double)g->pages[t]);
+				fr_printf(f, line, col + bw + 1, g->gone[t] ? C_DIM : C_NORM,
+					  "%7llu %6s", g->pages[t], b);
+			} else {
+				fr_printf(f, line, col + bw + 1, g->gone[t] ? C_DIM : C_NORM,
+					  "%7llu", g->pages[t]);
+			}
+			col += bw + nw + 2;
 		}
 		fr_spark(f, line, col, hw, h->gen[i].v, h->gen[i].n, C_TITLE);
-		if (mark_new)
-			fr_printf(f, line, col + hw + 1, C_MARK, "%s aged +%d",
-				  glyph("◀", "<"), h->aged_by);
-		else if (mark_old)
-			fr_printf(f, line, col + hw + 1, C_MARK, "%s evicted +%d",
-				  glyph("◀", "<"), h->evicted_by);
 		line++;
 		if (tiers)
 			line = draw_tiers(f, line, g);
