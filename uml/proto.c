@@ -355,10 +355,15 @@ int
 proto_get_hdr(const uint8_t *buf, size_t len, struct proto_hdr *h,
     uint32_t max_payload)
 {
+	static const uint8_t magic[4] = { PROTO_MAGIC & 0xff,
+	    (PROTO_MAGIC >> 8) & 0xff, (PROTO_MAGIC >> 16) & 0xff,
+	    PROTO_MAGIC >> 24 };
+
+	/* Garbage is recognised from its first wrong byte. */
+	if (memcmp(buf, magic, len < 4 ? len : 4) != 0)
+		return -EBADMSG;
 	if (len < PROTO_HDR_LEN)
 		return 0;
-	if (get_le32(buf) != PROTO_MAGIC)
-		return -EBADMSG;
 	h->len = get_le32(buf + 4);
 	h->id = get_le32(buf + 8);
 	h->op = get_le16(buf + 12);

@@ -158,7 +158,8 @@ size_t	 proto_dirent_len(const char *name);
 
 /*
  * Decode a header from buf.  Returns PROTO_HDR_LEN when buf holds a
- * valid header, 0 when len < PROTO_HDR_LEN, -EBADMSG for a bad magic and
+ * valid header, 0 when len < PROTO_HDR_LEN, -EBADMSG for a bad magic (as
+ * soon as its first wrong byte is in buf) and
  * -EMSGSIZE for a payload length over max_payload.
  */
 int	 proto_get_hdr(const uint8_t *buf, size_t len, struct proto_hdr *,

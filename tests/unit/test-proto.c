@@ -90,6 +90,12 @@ test_header(void **state)
 	pb.data[1] ^= 0x20;
 	assert_int_equal(proto_get_hdr(pb.data, pb.len, &h, PROTO_MAX_PAYLOAD),
 	    -EBADMSG);
+	/* Short garbage is caught from its first wrong byte. */
+	assert_int_equal(proto_get_hdr(pb.data, 1, &h, PROTO_MAX_PAYLOAD), 0);
+	assert_int_equal(proto_get_hdr(pb.data, 2, &h, PROTO_MAX_PAYLOAD),
+	    -EBADMSG);
+	assert_int_equal(proto_get_hdr((const uint8_t *)"GET", 3, &h,
+	    PROTO_MAX_PAYLOAD), -EBADMSG);
 	pb.data[1] ^= 0x20;
 	put_le32(pb.data + 4, PROTO_MAX_PAYLOAD + 1);
 	assert_int_equal(proto_get_hdr(pb.data, pb.len, &h, PROTO_MAX_PAYLOAD),

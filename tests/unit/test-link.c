@@ -1,0 +1,1090 @@
+/*
+ * test-link.c - end-to-end tests of the guest link without UML: the real
+ * agent (built for the host) serves the host's own files over a
+ * socketpair to the real client (uml/link.c).  Fake peers written here
+ * stand in for a broken, hung or dead agent.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "link.h"
+#include "proto.h"
+
+#ifndef AGENT
+#define AGENT "build/tests/umkit-agent"
+#endif
+
+static char	tmp[256];	/* the fixture directory */
+
+/* A running agent and the link to it. */
+struct peer {
+	struct link	*l;
+	pid_t		 pid;
+	int		 fd;		/* fake peers: our end */
+	char		*logbuf;	/* the link's log */
+	size_t		 loglen;
+	FILE		*log;
+};
+
+/* Monotonic milliseconds. */
+static long long
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* tmp/name, in a static buffer rotation. */
+static const char *
+tp(const char *name)
+{
+	static char	buf[8][512];
+	static int	i;
+
+	i = (i + 1) % 8;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmp, name);
+	return buf[i];
+}
+
+/* Write a file with the given content. */
+static void
+put_file(const char *path, const void *data, size_t len, mode_t mode)
+{
+	int	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+}
+
+/* Read a whole host file (malloc'ed). */
+static char *
+get_file(const char *path, size_t *len)
+{
+	struct stat	st;
+	char		*b;
+	int		fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	b = malloc((size_t)st.st_size + 1);
+	assert_int_equal(read(fd, b, (size_t)st.st_size), st.st_size);
+	b[st.st_size] = '\0';
+	*len = (size_t)st.st_size;
+	close(fd);
+	return b;
+}
+
+/* Start the real agent on a socketpair; wait for its hello. */
+static void
+agent_start(struct peer *p)
+{
+	int	sv[2], lfd;
+	char	num[16];
+
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	p->pid = fork();
+	assert_true(p->pid >= 0);
+	if (p->pid == 0) {
+		close(sv[0]);
+		lfd = open(tp("agent.log"), O_WRONLY | O_CREAT | O_APPEND,
+		    0644);
+		dup2(lfd, 2);
+		snprintf(num, sizeof(num), "%d", sv[1]);
+		execl(AGENT, "umkit-agent", "--fd", num, (char *)NULL);
+		_exit(99);
+	}
+	close(sv[1]);
+	p->fd = -1;
+	p->log = open_memstream(&p->logbuf, &p->loglen);
+	p->l = link_open(sv[0], p->log);
+	assert_int_equal(link_hello(p->l, 5000), 0);
+}
+
+/* A fake peer: we hold the other end of the line. */
+static void
+fake_start(struct peer *p)
+{
+	int	sv[2];
+
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	p->pid = -1;
+	p->fd = sv[1];
+	p->log = open_memstream(&p->logbuf, &p->loglen);
+	p->l = link_open(sv[0], p->log);
+}
+
+/* Close the link, reap the agent; returns the agent's wait status. */
+static int
+peer_stop(struct peer *p)
+{
+	int	st = 0;
+
+	link_close(p->l);
+	if (p->pid > 0)
+		assert_int_equal(waitpid(p->pid, &st, 0), p->pid);
+	if (p->fd >= 0)
+		close(p->fd);
+	fclose(p->log);
+	free(p->logbuf);
+	return st;
+}
+
+/* The fake peer sends a frame. */
+static void
+fake_send(struct peer *p, unsigned op, uint32_t id, unsigned flags, int err,
+    const void *data, size_t len)
+{
+	struct pbuf	pb = { 0 };
+
+	proto_enc_frame(&pb, op, id, flags, err, data, len);
+	assert_int_equal(write(p->fd, pb.data, pb.len), (ssize_t)pb.len);
+	pb_free(&pb);
+}
+
+/* The fake peer says hello with the given version. */
+static void
+fake_hello(struct peer *p, uint32_t version)
+{
+	struct proto_hello h = { version, PROTO_MAX_PAYLOAD, PROTO_MAX_PATH,
+	    PROTO_MAX_ARGC, "fake" };
+	struct pbuf	   pb = { 0 };
+
+	proto_enc_hello(&pb, 0, PF_REPLY | PF_END, &h);
+	assert_int_equal(write(p->fd, pb.data, pb.len), (ssize_t)pb.len);
+	pb_free(&pb);
+}
+
+/* The fake peer reads one request frame (header only kept). */
+static void
+fake_recv(struct peer *p, struct proto_hdr *h)
+{
+	uint8_t	 hdr[PROTO_HDR_LEN], *pl;
+	size_t	 got = 0;
+	ssize_t	 n;
+
+	while (got < PROTO_HDR_LEN) {
+		n = read(p->fd, hdr + got, PROTO_HDR_LEN - got);
+		assert_true(n > 0);
+		got += (size_t)n;
+	}
+	assert_int_equal(proto_get_hdr(hdr, got, h, PROTO_MAX_PAYLOAD),
+	    PROTO_HDR_LEN);
+	pl = malloc(h->len + 1);
+	for (got = 0; got < h->len; got += (size_t)n) {
+		n = read(p->fd, pl + got, h->len - got);
+		assert_true(n > 0);
+	}
+	free(pl);
+}
+
+/* Does the link's log contain s? */
+static int
+log_has(struct peer *p, const char *s)
+{
+	fflush(p->log);
+	return p->logbuf != NULL && strstr(p->logbuf, s) != NULL;
+}
+
+/* Build the fixture tree. */
+static int
+setup(void **state)
+{
+	char	*big;
+
+	snprintf(tmp, sizeof(tmp), "/tmp/umkit-test-link.XXXXXX");
+	if (mkdtemp(tmp) == NULL)
+		return -1;
+	put_file(tp("small"), "hello, guest\n", 13, 0644);
+	put_file(tp("empty"), "", 0, 0644);
+	big = malloc(PROTO_MAX_PAYLOAD + 1);
+	for (size_t i = 0; i <= PROTO_MAX_PAYLOAD; i++)
+		big[i] = (char)('a' + i % 26);
+	put_file(tp("max"), big, PROTO_MAX_PAYLOAD, 0644);
+	put_file(tp("over"), big, PROTO_MAX_PAYLOAD + 1, 0644);
+	free(big);
+	put_file(tp("script"), "#!/bin/sh\necho hi\n", 18, 0644);
+	mkdir(tp("dir"), 0755);
+	put_file(tp("dir/a"), "A", 1, 0644);
+	mkdir(tp("dir/sub"), 0755);
+	symlink("../small", tp("dir/link"));
+	mkfifo(tp("fifo"), 0644);
+	return 0;
+}
+
+/* Remove the fixture tree. */
+static int
+teardown(void **state)
+{
+	char	cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void
+test_hello_ping(void **state)
+{
+	struct peer	p;
+
+	agent_start(&p);
+	assert_int_equal(link_hello(p.l, 10), 0);
+	assert_int_equal(link_ping(p.l, 2000), 0);
+	/* Closing the link ends the agent cleanly (EOF, exit 0). */
+	assert_int_equal(peer_stop(&p), 0);
+}
+
+static void
+test_stat(void **state)
+{
+	struct link_stat ls;
+	struct stat	 st;
+	struct peer	 p;
+	char		 longp[PROTO_MAX_PATH + 8];
+
+	agent_start(&p);
+	assert_int_equal(link_stat(p.l, tp("small"), &ls), 0);
+	assert_int_equal(lstat(tp("small"), &st), 0);
+	assert_int_equal(ls.mode, st.st_mode);
+	assert_int_equal(ls.size, 13);
+	assert_int_equal(ls.ino, st.st_ino);
+	assert_int_equal(ls.nlink, st.st_nlink);
+	assert_int_equal(ls.mtime_ns, (int64_t)st.st_mtim.tv_sec * 1000000000 +
+	    st.st_mtim.tv_nsec);
+	assert_int_equal(link_stat(p.l, tp("dir/link"), &ls), 0);
+	assert_true(S_ISLNK(ls.mode));
+	assert_int_equal(link_stat(p.l, tp("dir"), &ls), 0);
+	assert_true(S_ISDIR(ls.mode));
+	assert_int_equal(link_stat(p.l, tp("nope"), &ls), -ENOENT);
+	assert_int_equal(link_stat(p.l, tp("small/x"), &ls), -ENOTDIR);
+	assert_int_equal(link_stat(p.l, "relative", &ls), -EINVAL);
+	memset(longp, 'x', sizeof(longp));
+	longp[0] = '/';
+	longp[PROTO_MAX_PATH + 1] = '\0';
+	assert_int_equal(link_stat(p.l, longp, &ls), -ENAMETOOLONG);
+	/* Still serving after all those errors. */
+	assert_int_equal(link_stat(p.l, "/", &ls), 0);
+	peer_stop(&p);
+}
+
+struct names {
+	char	 seen[16][64];
+	unsigned type[16];
+	int	 n;
+	int	 stop_after;
+	long	 count;
+};
+
+/* Collect directory entries. */
+static int
+collect(const char *name, unsigned type, void *arg)
+{
+	struct names	*nm = arg;
+
+	if (nm->n < 16) {
+		snprintf(nm->seen[nm->n], 64, "%s", name);
+		nm->type[nm->n] = type;
+	}
+	nm->n++;
+	return nm->stop_after && nm->n >= nm->stop_after;
+}
+
+/* The type collected for name, or -1. */
+static int
+type_of(struct names *nm, const char *name)
+{
+	for (int i = 0; i < nm->n && i < 16; i++)
+		if (strcmp(nm->seen[i], name) == 0)
+			return (int)nm->type[i];
+	return -1;
+}
+
+/* Count entries and check they are the big directory's names. */
+static int
+count_big(const char *name, unsigned type, void *arg)
+{
+	struct names	*nm = arg;
+
+	if (strlen(name) == 200 && type == DT_REG)
+		nm->count++;
+	return 0;
+}
+
+static void
+test_readdir(void **state)
+{
+	struct names	nm;
+	struct peer	p;
+	char		name[256], path[512];
+	int		i, fd;
+
+	agent_start(&p);
+	memset(&nm, 0, sizeof(nm));
+	assert_int_equal(link_readdir(p.l, tp("dir"), collect, &nm), 0);
+	assert_int_equal(nm.n, 3);
+	assert_int_equal(type_of(&nm, "a"), DT_REG);
+	assert_int_equal(type_of(&nm, "sub"), DT_DIR);
+	assert_int_equal(type_of(&nm, "link"), DT_LNK);
+	memset(&nm, 0, sizeof(nm));
+	nm.stop_after = 1;
+	assert_int_equal(link_readdir(p.l, tp("dir"), collect, &nm), 0);
+	assert_int_equal(nm.n, 1);
+	assert_int_equal(link_readdir(p.l, tp("small"), collect, &nm),
+	    -ENOTDIR);
+	assert_int_equal(link_readdir(p.l, tp("nope"), collect, &nm), -ENOENT);
+
+	/* 6000 names of 200 bytes: more than one frame's worth. */
+	mkdir(tp("bigdir"), 0755);
+	for (i = 0; i < 6000; i++) {
+		snprintf(name, sizeof(name), "%06d%0194d", i, 0);
+		snprintf(path, sizeof(path), "%s/%s", tp("bigdir"), name);
+		fd = open(path, O_WRONLY | O_CREAT, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	memset(&nm, 0, sizeof(nm));
+	assert_int_equal(link_readdir(p.l, tp("bigdir"), count_big, &nm), 0);
+	assert_int_equal(nm.count, 6000);
+	peer_stop(&p);
+}
+
+static void
+test_readlink(void **state)
+{
+	struct peer	p;
+	char		buf[64];
+
+	agent_start(&p);
+	assert_int_equal(link_readlink(p.l, tp("dir/link"), buf, sizeof(buf)),
+	    8);
+	assert_string_equal(buf, "../small");
+	assert_int_equal(link_readlink(p.l, tp("dir/link"), buf, 4), 3);
+	assert_string_equal(buf, "../");
+	assert_int_equal(link_readlink(p.l, tp("small"), buf, sizeof(buf)),
+	    -EINVAL);
+	assert_int_equal(link_readlink(p.l, tp("nope"), buf, sizeof(buf)),
+	    -ENOENT);
+	peer_stop(&p);
+}
+
+static void
+test_read(void **state)
+{
+	struct peer	p;
+	char		*buf, *want;
+	size_t		 wlen;
+	ssize_t		 n;
+	long long	 t0;
+
+	agent_start(&p);
+	n = link_read(p.l, tp("small"), 0, 0, 1, &buf);
+	assert_int_equal(n, 13);
+	assert_string_equal(buf, "hello, guest\n");
+	free(buf);
+	n = link_read(p.l, tp("empty"), 0, 0, 1, &buf);
+	assert_int_equal(n, 0);
+	assert_string_equal(buf, "");
+	free(buf);
+
+	/* Exactly the limit: whole; one byte more: EFBIG. */
+	want = get_file(tp("max"), &wlen);
+	n = link_read(p.l, tp("max"), 0, 0, 1, &buf);
+	assert_int_equal(n, PROTO_MAX_PAYLOAD);
+	assert_memory_equal(buf, want, wlen);
+	free(buf);
+	assert_int_equal(link_read(p.l, tp("over"), 0, 0, 1, &buf), -EFBIG);
+	assert_null(buf);
+	/* The caller's own limit. */
+	assert_int_equal(link_read(p.l, tp("small"), 0, 12, 1, &buf), -EFBIG);
+	assert_int_equal(link_read(p.l, tp("small"), 0, 13, 1, &buf), 13);
+	free(buf);
+
+	/* Offset reads, past EOF, capped length. */
+	n = link_read(p.l, tp("max"), 1000, 100, 0, &buf);
+	assert_int_equal(n, 100);
+	assert_memory_equal(buf, want + 1000, 100);
+	free(buf);
+	n = link_read(p.l, tp("max"), PROTO_MAX_PAYLOAD - 10, 100, 0, &buf);
+	assert_int_equal(n, 10);
+	free(buf);
+	n = link_read(p.l, tp("max"), PROTO_MAX_PAYLOAD + 10, 100, 0, &buf);
+	assert_int_equal(n, 0);
+	free(buf);
+	n = link_read(p.l, tp("over"), 1, 4u << 20, 0, &buf);
+	assert_int_equal(n, PROTO_MAX_PAYLOAD);
+	assert_memory_equal(buf, want + 1, PROTO_MAX_PAYLOAD - 1);
+	free(buf);
+	free(want);
+
+	assert_int_equal(link_read(p.l, tp("small"), 5, 0, 1, &buf), -EINVAL);
+	assert_int_equal(link_read(p.l, tp("dir"), 0, 0, 1, &buf), -EISDIR);
+	assert_int_equal(link_read(p.l, tp("nope"), 0, 0, 1, &buf), -ENOENT);
+
+	/* A pipe with no data must not stall the agent. */
+	t0 = now_ms();
+	assert_int_equal(link_read(p.l, tp("fifo"), 0, 0, 1, &buf), 0);
+	free(buf);
+	assert_true(now_ms() - t0 < 1000);
+
+	/* procfs: size 0 in stat, content in read. */
+	n = link_read(p.l, "/proc/self/status", 0, 0, 1, &buf);
+	assert_true(n > 100);
+	assert_non_null(strstr(buf, "umkit-agent"));
+	free(buf);
+	peer_stop(&p);
+}
+
+static void
+test_write(void **state)
+{
+	struct peer	p;
+	char		*buf;
+	void		*big;
+
+	agent_start(&p);
+	put_file(tp("w"), "old content that is long\n", 25, 0644);
+	assert_int_equal(link_write(p.l, tp("w"), "new\n", 4), 4);
+	assert_int_equal(link_read(p.l, tp("w"), 0, 0, 1, &buf), 4);
+	assert_string_equal(buf, "new\n");
+	free(buf);
+	/* Empty write: truncation. */
+	assert_int_equal(link_write(p.l, tp("w"), "", 0), 0);
+	assert_int_equal(link_read(p.l, tp("w"), 0, 0, 1, &buf), 0);
+	free(buf);
+	/* Never creates. */
+	assert_int_equal(link_write(p.l, tp("new"), "x", 1), -ENOENT);
+	assert_int_equal(access(tp("new"), F_OK), -1);
+	assert_int_equal(link_write(p.l, tp("dir"), "x", 1), -EISDIR);
+	big = calloc(1, PROTO_MAX_PAYLOAD);
+	assert_int_equal(link_write(p.l, tp("w"), big, PROTO_MAX_PAYLOAD),
+	    -EFBIG);
+	free(big);
+	peer_stop(&p);
+}
+
+/* Run argv through the link, capturing stdout and stderr. */
+static int
+run(struct link *l, char *const argv[], int timeout_s, int *status,
+    char *out, size_t outsz, char *err, size_t errsz)
+{
+	int	po[2], pe[2], rc;
+	ssize_t	n;
+
+	assert_int_equal(pipe2(po, O_NONBLOCK), 0);
+	assert_int_equal(pipe2(pe, O_NONBLOCK), 0);
+	fcntl(po[1], F_SETFL, 0);
+	fcntl(pe[1], F_SETFL, 0);
+	rc = link_exec(l, argv, timeout_s, po[1], pe[1], status);
+	close(po[1]);
+	close(pe[1]);
+	n = read(po[0], out, outsz - 1);
+	out[n > 0 ? n : 0] = '\0';
+	n = read(pe[0], err, errsz - 1);
+	err[n > 0 ? n : 0] = '\0';
+	close(po[0]);
+	close(pe[0]);
+	return rc;
+}
+
+static void
+test_exec(void **state)
+{
+	char *const	 a1[] = { "sh", "-c", "echo out; echo err >&2; exit 3",
+	    NULL };
+	char *const	 a2[] = { "umkit-no-such-command", NULL };
+	char		*a3[] = { NULL, NULL };
+	char *const	 a4[] = { "sh", "-c", "kill -TERM $$", NULL };
+	char *const	 a5[] = { "cat", NULL };
+	char *const	 a6[] = { "sh", "-c", "head -c 3000000 /dev/zero | wc -c",
+	    NULL };
+	struct peer	 p;
+	char		 out[4096], err[4096];
+	int		 st = -1;
+
+	agent_start(&p);
+	assert_int_equal(run(p.l, a1, 0, &st, out, sizeof(out), err,
+	    sizeof(err)), 0);
+	assert_int_equal(st, 3);
+	assert_string_equal(out, "out\n");
+	assert_string_equal(err, "err\n");
+	assert_int_equal(run(p.l, a2, 0, &st, out, sizeof(out), err,
+	    sizeof(err)), 0);
+	assert_int_equal(st, 127);
+	assert_string_equal(out, "");
+	assert_non_null(strstr(err, "umkit-no-such-command"));
+	a3[0] = (char *)tp("script");	/* exists, not executable */
+	assert_int_equal(run(p.l, a3, 0, &st, out, sizeof(out), err,
+	    sizeof(err)), 0);
+	assert_int_equal(st, 126);
+	assert_int_equal(run(p.l, a4, 0, &st, out, sizeof(out), err,
+	    sizeof(err)), 0);
+	assert_int_equal(st, 128 + SIGTERM);
+	/* stdin is /dev/null: cat ends at once. */
+	assert_int_equal(run(p.l, a5, 5, &st, out, sizeof(out), err,
+	    sizeof(err)), 0);
+	assert_int_equal(st, 0);
+	assert_string_equal(out, "");
+	assert_int_equal(run(p.l, a6, 10, &st, out, sizeof(out), err,
+	    sizeof(err)), 0);
+	assert_int_equal(st, 0);
+	assert_string_equal(out, "3000000\n");
+	peer_stop(&p);
+}
+
+/* Count bytes written to a pipe by link_exec, from another thread. */
+struct sink {
+	int	fd;
+	size_t	bytes;
+};
+
+/* Drain a pipe until EOF. */
+static void *
+sink_main(void *arg)
+{
+	struct sink	*s = arg;
+	char		 b[65536];
+	ssize_t		 n;
+
+	while ((n = read(s->fd, b, sizeof(b))) > 0)
+		s->bytes += (size_t)n;
+	return NULL;
+}
+
+static void
+test_exec_big_output(void **state)
+{
+	char *const	 a[] = { "head", "-c", "5000000", "/dev/zero", NULL };
+	struct sink	 s = { 0 };
+	struct peer	 p;
+	pthread_t	 t;
+	int		 po[2], st = -1;
+
+	agent_start(&p);
+	assert_int_equal(pipe(po), 0);
+	s.fd = po[0];
+	pthread_create(&t, NULL, sink_main, &s);
+	assert_int_equal(link_exec(p.l, a, 20, po[1], -1, &st), 0);
+	close(po[1]);
+	pthread_join(t, NULL);
+	close(po[0]);
+	assert_int_equal(st, 0);
+	assert_int_equal(s.bytes, 5000000);
+	peer_stop(&p);
+}
+
+/* Is pid dead (gone, or a zombie waiting for init to reap it)? */
+static int
+gone(pid_t pid)
+{
+	char	path[64], buf[256], *rp;
+	FILE	*f;
+	int	dead = 1;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 1;
+	if (fgets(buf, sizeof(buf), f) != NULL &&
+	    (rp = strrchr(buf, ')')) != NULL)
+		dead = rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
+	fclose(f);
+	return dead;
+}
+
+static void
+test_exec_timeout(void **state)
+{
+	char *const	 a1[] = { "sleep", "30", NULL };
+	char *const	 a2[] = { "sh", "-c", "sleep 30 & echo $!; wait", NULL };
+	struct peer	 p;
+	char		 out[256], err[256];
+	long long	 t0, dt;
+	int		 st = -1;
+	pid_t		 bg;
+
+	agent_start(&p);
+	t0 = now_ms();
+	assert_int_equal(run(p.l, a1, 1, &st, out, sizeof(out), err,
+	    sizeof(err)), 0);
+	dt = now_ms() - t0;
+	assert_int_equal(st, 128 + SIGKILL);
+	assert_true(dt >= 900 && dt < 2500);
+	/* The whole process group goes, not just the shell. */
+	assert_int_equal(run(p.l, a2, 1, &st, out, sizeof(out), err,
+	    sizeof(err)), 0);
+	assert_int_equal(st, 128 + SIGKILL);
+	bg = (pid_t)atoi(out);
+	assert_true(bg > 1);
+	usleep(100000);
+	assert_true(gone(bg));
+	peer_stop(&p);
+}
+
+/* Feed a FIFO from a thread, for the trace tests. */
+struct feeder {
+	const char	*path;
+	int		 lines;
+	int		 hold_ms;	/* keep the writer open this long */
+};
+
+/* Write lines into the FIFO, then close it after hold_ms. */
+static void *
+feeder_main(void *arg)
+{
+	struct feeder	*f = arg;
+	char		 line[64];
+	int		 fd, i, n;
+
+	fd = open(f->path, O_WRONLY);
+	for (i = 0; i < f->lines; i++) {
+		n = snprintf(line, sizeof(line), "event %d\n", i);
+		if (write(fd, line, (size_t)n) != n)
+			break;
+		usleep(2000);
+	}
+	usleep((useconds_t)f->hold_ms * 1000);
+	close(fd);
+	return NULL;
+}
+
+struct tr {
+	char	buf[8192];
+	size_t	len;
+	int	stop_at;	/* stop after this many bytes */
+};
+
+/* Collect trace text. */
+static int
+tr_collect(const char *data, size_t len, void *arg)
+{
+	struct tr	*t = arg;
+
+	if (t->len + len < sizeof(t->buf)) {
+		memcpy(t->buf + t->len, data, len);
+		t->len += len;
+	}
+	return t->stop_at && t->len >= (size_t)t->stop_at;
+}
+
+/* Set *stop after a delay. */
+static void *
+stopper_main(void *arg)
+{
+	volatile int	*stop = arg;
+
+	usleep(300000);
+	*stop = 1;
+	return NULL;
+}
+
+static void
+test_trace(void **state)
+{
+	struct feeder	 f = { NULL, 50, 3000 };
+	struct peer	 p;
+	struct tr	*t = calloc(1, sizeof(*t));
+	pthread_t	 ft, st;
+	volatile int	 stop = 0;
+	long long	 t0;
+	char		 want[64];
+
+	agent_start(&p);
+	f.path = tp("fifo");
+	/* fn stops the stream: everything up to there arrived in order. */
+	pthread_create(&ft, NULL, feeder_main, &f);
+	t->stop_at = 30;
+	assert_int_equal(link_trace(p.l, f.path, tr_collect, t, &stop), 0);
+	assert_true(t->len >= 30);
+	assert_memory_equal(t->buf, "event 0\nevent 1\nevent 2\n", 24);
+	pthread_join(ft, NULL);
+
+	/* EOF of the pipe ends the stream; all 50 lines came through. */
+	memset(t, 0, sizeof(*t));
+	f.hold_ms = 0;
+	pthread_create(&ft, NULL, feeder_main, &f);
+	assert_int_equal(link_trace(p.l, f.path, tr_collect, t, &stop), 0);
+	pthread_join(ft, NULL);
+	snprintf(want, sizeof(want), "event 49\n");
+	assert_true(t->len > 9);
+	assert_memory_equal(t->buf + t->len - 9, want, 9);
+
+	/* *stop ends a quiet stream within about 200 ms. */
+	memset(t, 0, sizeof(*t));
+	f.lines = 0;
+	f.hold_ms = 2000;
+	pthread_create(&ft, NULL, feeder_main, &f);
+	pthread_create(&st, NULL, stopper_main, (void *)&stop);
+	t0 = now_ms();
+	assert_int_equal(link_trace(p.l, f.path, tr_collect, t, &stop), 0);
+	assert_true(now_ms() - t0 < 800);
+	pthread_join(st, NULL);
+	pthread_join(ft, NULL);
+
+	stop = 0;
+	assert_int_equal(link_trace(p.l, tp("nope"), tr_collect, t, &stop),
+	    -ENOENT);
+	assert_int_equal(link_trace(p.l, tp("dir"), tr_collect, t, &stop),
+	    -EISDIR);
+	free(t);
+	peer_stop(&p);
+}
+
+/* Shared by the concurrent readers. */
+struct conc {
+	struct link	*l;
+	const char	*path;
+	const char	*want;
+	size_t		 wlen;
+	int		 iters;
+	int		 bad;
+};
+
+/* Read the same file many times; count mismatches. */
+static void *
+reader_main(void *arg)
+{
+	struct conc	*c = arg;
+	struct link_stat ls;
+	char		*buf;
+	ssize_t		 n;
+	int		 i, bad = 0;
+
+	for (i = 0; i < c->iters; i++) {
+		n = link_read(c->l, c->path, 0, 0, 1, &buf);
+		if (n != (ssize_t)c->wlen || memcmp(buf, c->want, c->wlen) != 0)
+			bad++;
+		free(buf);
+		if (link_stat(c->l, c->path, &ls) != 0 || ls.size != c->wlen)
+			bad++;
+	}
+	__atomic_add_fetch(&c->bad, bad, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/* An exec streaming output while the readers run. */
+static void *
+execer_main(void *arg)
+{
+	char *const	 a[] = { "sh", "-c",
+	    "i=0; while [ $i -lt 200 ]; do echo line $i; i=$((i+1)); done",
+	    NULL };
+	struct conc	*c = arg;
+	int		 st = -1, fd = open("/dev/null", O_WRONLY);
+
+	if (link_exec(c->l, a, 30, fd, -1, &st) != 0 || st != 0)
+		__atomic_add_fetch(&c->bad, 1, __ATOMIC_SEQ_CST);
+	close(fd);
+	return NULL;
+}
+
+static void
+test_concurrency(void **state)
+{
+	struct conc	 c;
+	struct peer	 p;
+	pthread_t	 t[9];
+	char		*want;
+	long long	 t0, dt;
+	int		 i;
+
+	agent_start(&p);
+	want = malloc(20000);
+	for (i = 0; i < 20000; i++)
+		want[i] = (char)(' ' + i % 90);
+	put_file(tp("conc"), want, 20000, 0644);
+	c.l = p.l;
+	c.path = tp("conc");
+	c.want = want;
+	c.wlen = 20000;
+	c.iters = 300;
+	c.bad = 0;
+	t0 = now_ms();
+	pthread_create(&t[8], NULL, execer_main, &c);
+	for (i = 0; i < 8; i++)
+		pthread_create(&t[i], NULL, reader_main, &c);
+	for (i = 0; i < 9; i++)
+		pthread_join(t[i], NULL);
+	dt = now_ms() - t0;
+	assert_int_equal(c.bad, 0);
+	printf("# 8 threads x %d (read 20 KB + stat): %lld ms, %.0f requests/s\n",
+	    c.iters, dt, 8.0 * 2 * c.iters * 1000 / (dt ? dt : 1));
+	free(want);
+	peer_stop(&p);
+}
+
+/* Call link_stat from a thread, for the fake-peer tests. */
+struct bg_call {
+	struct link	*l;
+	int		 rc;
+	long long	 dt;
+};
+
+/* Run one link_stat and time it. */
+static void *
+bg_stat(void *arg)
+{
+	struct bg_call	*b = arg;
+	struct link_stat ls;
+	long long	 t0 = now_ms();
+
+	b->rc = link_stat(b->l, "/x", &ls);
+	b->dt = now_ms() - t0;
+	return NULL;
+}
+
+static void
+test_garbage_from_peer(void **state)
+{
+	struct link_stat ls;
+	struct proto_hdr h;
+	struct bg_call	 b;
+	struct peer	 p;
+	pthread_t	 t;
+	long long	 t0;
+
+	/* Bad magic in the middle of a request. */
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	b.l = p.l;
+	pthread_create(&t, NULL, bg_stat, &b);
+	fake_recv(&p, &h);
+	assert_int_equal(h.op, OP_STAT);
+	assert_int_equal(write(p.fd, "garbage garbage garbage!", 24), 24);
+	pthread_join(t, NULL);
+	assert_int_equal(b.rc, -EIO);
+	assert_true(b.dt < 1000);
+	t0 = now_ms();
+	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
+	assert_true(now_ms() - t0 < 50);
+	assert_true(log_has(&p, "garbage"));
+	peer_stop(&p);
+
+	/* Well framed but malformed: a STAT reply of 3 bytes. */
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	pthread_create(&t, NULL, bg_stat, &b);
+	b.l = p.l;
+	fake_recv(&p, &h);
+	fake_send(&p, OP_STAT, h.id, PF_REPLY | PF_END, 0, "abc", 3);
+	pthread_join(t, NULL);
+	assert_int_equal(b.rc, -EIO);
+	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
+	assert_true(log_has(&p, "malformed"));
+	peer_stop(&p);
+
+	/* A frame longer than the limit. */
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	b.l = p.l;
+	pthread_create(&t, NULL, bg_stat, &b);
+	fake_recv(&p, &h);
+	{
+		uint8_t	 hdr[PROTO_HDR_LEN];
+		struct pbuf pb = { 0 };
+
+		proto_enc_frame(&pb, OP_READ, h.id, PF_REPLY | PF_END, 0,
+		    NULL, 0);
+		memcpy(hdr, pb.data, PROTO_HDR_LEN);
+		put_le32(hdr + 4, PROTO_MAX_PAYLOAD + 1);
+		assert_int_equal(write(p.fd, hdr, PROTO_HDR_LEN),
+		    PROTO_HDR_LEN);
+		pb_free(&pb);
+	}
+	pthread_join(t, NULL);
+	assert_int_equal(b.rc, -EIO);
+	assert_true(log_has(&p, "too long"));
+	peer_stop(&p);
+
+	/* A reply to nobody is dropped, not fatal; the right one wins. */
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	b.l = p.l;
+	pthread_create(&t, NULL, bg_stat, &b);
+	fake_recv(&p, &h);
+	fake_send(&p, OP_STAT, h.id + 1000, PF_REPLY | PF_END, ENOENT, NULL, 0);
+	fake_send(&p, OP_STAT, h.id, PF_REPLY | PF_END, EACCES, NULL, 0);
+	pthread_join(t, NULL);
+	assert_int_equal(b.rc, -EACCES);
+	assert_true(log_has(&p, "dropped"));
+	peer_stop(&p);
+}
+
+static void
+test_peer_dies(void **state)
+{
+	char *const	 a[] = { "sleep", "30", NULL };
+	struct link_stat ls;
+	struct peer	 p;
+	struct proto_hdr h;
+	struct bg_call	 b;
+	pthread_t	 t;
+	long long	 t0;
+	int		 st = -1, rc;
+	pid_t		 killer;
+
+	/* The agent is killed while an exec is in flight. */
+	agent_start(&p);
+	t0 = now_ms();
+	if ((killer = fork()) == 0) {
+		usleep(200000);
+		kill(p.pid, SIGKILL);
+		_exit(0);
+	}
+	rc = link_exec(p.l, a, 0, -1, -1, &st);
+	assert_int_equal(rc, -EIO);
+	assert_true(now_ms() - t0 < 1500);
+	assert_int_equal(waitpid(killer, NULL, 0), killer);
+	t0 = now_ms();
+	assert_int_equal(link_stat(p.l, "/", &ls), -EIO);
+	assert_true(now_ms() - t0 < 50);
+	peer_stop(&p);
+
+	/* The peer closes the line mid-request. */
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	b.l = p.l;
+	pthread_create(&t, NULL, bg_stat, &b);
+	fake_recv(&p, &h);
+	close(p.fd);
+	p.fd = -1;
+	pthread_join(t, NULL);
+	assert_int_equal(b.rc, -EIO);
+	assert_true(b.dt < 500);
+	peer_stop(&p);
+}
+
+static void
+test_hung_peer(void **state)
+{
+	struct link_stat ls;
+	struct peer	 p;
+	long long	 t0, dt;
+
+	/* Never answers: EIO after the default timeout, not later. */
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	t0 = now_ms();
+	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
+	dt = now_ms() - t0;
+	assert_true(dt >= LINK_TIMEOUT_MS - 50 && dt <= LINK_TIMEOUT_MS + 300);
+	assert_true(log_has(&p, "timed out"));
+	/* A shorter timeout. */
+	link_set_timeout(p.l, 300);
+	t0 = now_ms();
+	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
+	dt = now_ms() - t0;
+	assert_true(dt >= 250 && dt <= 600);
+	peer_stop(&p);
+
+	/* Never says hello: calls fail within their timeout. */
+	fake_start(&p);
+	assert_int_equal(link_hello(p.l, 200), -ETIMEDOUT);
+	link_set_timeout(p.l, 300);
+	t0 = now_ms();
+	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
+	assert_true(now_ms() - t0 < 600);
+	peer_stop(&p);
+}
+
+static void
+test_version_mismatch(void **state)
+{
+	struct link_stat ls;
+	struct peer	 p;
+
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION + 1);
+	assert_int_equal(link_hello(p.l, 1000), -EPROTO);
+	assert_int_equal(link_stat(p.l, "/x", &ls), -EPROTO);
+	assert_true(log_has(&p, "version"));
+	peer_stop(&p);
+}
+
+static void
+test_agent_refuses_garbage(void **state)
+{
+	struct peer	 p;
+	char		*log;
+	size_t		 len;
+	int		 sv[2], st;
+	char		 num[16], b[256];
+	pid_t		 pid;
+
+	/* Raw socket to the agent: read its hello, send junk. */
+	unlink(tp("agent.log"));
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		dup2(open(tp("agent.log"), O_WRONLY | O_CREAT, 0644), 2);
+		snprintf(num, sizeof(num), "%d", sv[1]);
+		execl(AGENT, "umkit-agent", "--fd", num, (char *)NULL);
+		_exit(99);
+	}
+	close(sv[1]);
+	assert_true(read(sv[0], b, sizeof(b)) >= PROTO_HDR_LEN);
+	assert_int_equal(write(sv[0], "GET / HTTP/1.0\r\n\r\n", 18), 18);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 2);
+	assert_int_equal(read(sv[0], b, sizeof(b)), 0);
+	close(sv[0]);
+	log = get_file(tp("agent.log"), &len);
+	assert_non_null(strstr(log, "garbage"));
+	free(log);
+
+	/* Well framed but undecodable: answered with EINVAL, still alive. */
+	agent_start(&p);
+	{
+		struct link_stat ls;
+
+		assert_int_equal(link_stat(p.l, "/a\nb", &ls), -ENOENT);
+	}
+	peer_stop(&p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hello_ping),
+		cmocka_unit_test(test_stat),
+		cmocka_unit_test(test_readdir),
+		cmocka_unit_test(test_readlink),
+		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_write),
+		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_exec_big_output),
+		cmocka_unit_test(test_exec_timeout),
+		cmocka_unit_test(test_trace),
+		cmocka_unit_test(test_concurrency),
+		cmocka_unit_test(test_garbage_from_peer),
+		cmocka_unit_test(test_peer_dies),
+		cmocka_unit_test(test_hung_peer),
+		cmocka_unit_test(test_version_mismatch),
+		cmocka_unit_test(test_agent_refuses_garbage),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests_name("link", tests, setup, teardown);
+}
