@@ -442,7 +442,8 @@ static int run(void)
 }
 
 /* --bench-frames N: time N update+render+refresh cycles on this
- * terminal and print the median and mean in ms after leaving curses. */
+ * terminal and print the median, mean and max in ms to stderr after
+ * leaving curses. */
 static int bench(int n)
 {
 	double *t = xcalloc((size_t)n, sizeof(double)), sum = 0;
@@ -477,7 +478,7 @@ static int bench(int n)
 			t[j] = t[j - 1];
 			t[j - 1] = x;
 		}
-	printf("frames %d size %dx%d view %s median_ms %.3f mean_ms %.3f max_ms %.3f\n", n,
+	fprintf(stderr, "frames %d size %dx%d view %s median_ms %.3f mean_ms %.3f max_ms %.3f\n", n,
 	       T.cv.cols, T.cv.rows, T.view->name, t[n / 2], sum / n, t[n - 1]);
 	free(t);
 	return 0;
