@@ -73,6 +73,18 @@ out=$(dump --dump=help)
 like "help: keys listed" "$out" "F1 \? +this help"
 like "help: views listed" "$out" "4 overview"
 
+# the lab pane: below the view when narrow, beside it when wide
+lab=$(mktemp)
+printf 'Step 2: age the LRU\ncheck: max_seq grew\n' > "$lab"
+out=$(dump --dump=lru --lab-pane "$lab")
+like "lab pane 80x24: below the view" "$out" "^Lab
+Step 2: age the LRU
+check: max_seq grew"
+like "lab pane 80x24: view still drawn above" "$out" "gens 2\.\.5"
+out=$(dump --dump=lru --lab-pane "$lab" --cols 200 --rows 60)
+like "lab pane 200x60: beside the view" "$out" "^memcg 1 /.* +│check: max_seq grew$"
+rm -f "$lab"
+
 out=$("$TUI" --root /nonexistent-umkit --dump 2>&1); rc=$?
 like "a missing root is an error" "$rc:$out" "^1:umkit-tui: /nonexistent-umkit: No such file"
 out=$("$TUI" --root "$FX" --dump=bogus 2>&1); rc=$?

@@ -239,6 +239,16 @@ int source_step(struct source *s, int delta)
 
 	if (s->kind != SRC_RECORDING)
 		return 0;
+	if (to >= s->nsnaps) {
+		/* a recording still being written: its index may have grown */
+		int rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (rootfd >= 0) {
+			s->nsnaps = 0;
+			load_index(s, rootfd);
+			close(rootfd);
+		}
+	}
 	if (to < 0)
 		to = 0;
 	if (to >= s->nsnaps)
