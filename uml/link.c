@@ -839,7 +839,8 @@ link_trace(struct link *l, const char *path,
 	if ((rc = proto_enc_path(&c.pb, OP_TRACE, c.w.id, path)) == 0)
 		rc = call_send(l, &c);
 	while (rc == 0 && !end) {
-		if (!cancelled && stop != NULL && *stop) {
+		if (!cancelled && stop != NULL &&
+		    __atomic_load_n(stop, __ATOMIC_SEQ_CST)) {
 			call_cancel(l, &c);
 			cancelled = 1;
 			deadline = mono_ms() + l->timeout_ms;

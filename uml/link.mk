@@ -7,7 +7,7 @@
 #
 # Tests (in UNIT_TESTS, so 'make test' runs them): test-proto (codec),
 # test-link (agent + client on a socketpair, no UML), their ASan/UBSan
-# builds, and fuzz-replay (the checked-in corpus through the fuzz entry
+# builds, test-link under TSan, and fuzz-replay (the checked-in corpus through the fuzz entry
 # point, built with gcc and ASan: no clang needed).
 
 LINK_OBJS	:= $(B)/obj/uml/proto.o $(B)/obj/uml/link.o
@@ -51,6 +51,13 @@ $(LT)/test-link-asan: tests/unit/test-link.c uml/link.c uml/proto.c \
 		-DAGENT='"$(CURDIR)/$(LT)/umkit-agent-asan"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
+# ThreadSanitizer on the client (the agent is single-threaded).
+$(LT)/test-link-tsan: tests/unit/test-link.c uml/link.c uml/proto.c \
+		uml/proto.h uml/link.h $(LT)/umkit-agent
+	$(CC) $(CFLAGS) -fsanitize=thread -Iuml \
+		-DAGENT='"$(CURDIR)/$(LT)/umkit-agent"' \
+		-o $@ $(filter %.c,$^) -lcmocka -pthread
+
 $(LT)/fuzz-replay: tests/fuzz/fuzz-proto.c tests/fuzz/replay.c uml/proto.c \
 		uml/proto.h
 	@mkdir -p $(@D)
@@ -59,7 +66,7 @@ $(LT)/fuzz-replay: tests/fuzz/fuzz-proto.c tests/fuzz/replay.c uml/proto.c \
 		-o $@ $(filter %.c,$^)
 
 UNIT_TESTS	+= $(LT)/test-proto $(LT)/test-proto-asan $(LT)/test-link \
-		   $(LT)/test-link-asan $(LT)/fuzz-replay
+		   $(LT)/test-link-asan $(LT)/test-link-tsan $(LT)/fuzz-replay
 
 # libFuzzer: new inputs go to build/fuzz/corpus; the checked-in corpus
 # only seeds it (copy interesting finds to tests/fuzz-corpus by hand).

@@ -693,7 +693,7 @@ stopper_main(void *arg)
 	volatile int	*stop = arg;
 
 	usleep(300000);
-	*stop = 1;
+	__atomic_store_n(stop, 1, __ATOMIC_SEQ_CST);
 	return NULL;
 }
 
@@ -882,8 +882,8 @@ test_garbage_from_peer(void **state)
 	/* Well framed but malformed: a STAT reply of 3 bytes. */
 	fake_start(&p);
 	fake_hello(&p, PROTO_VERSION);
-	pthread_create(&t, NULL, bg_stat, &b);
 	b.l = p.l;
+	pthread_create(&t, NULL, bg_stat, &b);
 	fake_recv(&p, &h);
 	fake_send(&p, OP_STAT, h.id, PF_REPLY | PF_END, 0, "abc", 3);
 	pthread_join(t, NULL);
