@@ -32,6 +32,8 @@ TUI_TESTS := lrugen vmstat meminfo zoneinfo buddyinfo pagetypeinfo \
 	extfrag trace kpageflags proc
 TUI_UNIT := $(patsubst %,$(B)/tests/test-parse-%,$(TUI_TESTS))
 UNIT_TESTS += $(TUI_UNIT)
+# keep the sanitizer objects (make would delete them as intermediates)
+.SECONDARY: $(TUI_TEST_PARSERS) $(patsubst %,$(B)/obj/tui-test/test-parse-%.o,$(TUI_TESTS))
 
 $(B)/obj/tui-test/%.o: tui/%.c
 	@mkdir -p $(@D)
