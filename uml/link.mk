@@ -80,4 +80,18 @@ fuzz: $(B)/fuzz/fuzz-proto
 	$(B)/fuzz/fuzz-proto -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-print_final_stats=1 $(B)/fuzz/corpus tests/fuzz-corpus
 
+
+
+# 'make bench' part: the link's own latency in a real guest, no FUSE.
+$(LT)/bench-link: tests/unit/bench-link.c uml/link.c uml/proto.c uml/proto.h \
+		uml/link.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -pthread
+
+.PHONY: link-bench
+bench: link-bench
+link-bench: $(LT)/bench-link $(B)/rootfs/initramfs.cpio
+	@test -x $(B)/k/$(VARIANT)/linux || \
+		{ echo "link-bench: no kernel $(B)/k/$(VARIANT)/linux (make kernel)"; exit 1; }
+	$(LT)/bench-link $(B)/k/$(VARIANT)/linux $(B)/rootfs/initramfs.cpio 500
 -include $(LINK_OBJS:.o=.d)

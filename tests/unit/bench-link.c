@@ -1,0 +1,172 @@
+/*
+ * bench-link.c - latency of the guest link itself, without FUSE: boots the
+ * kit's kernel with one end of a socketpair as ssl1 (as the launcher
+ * does), then times requests through uml/link.c.
+ *
+ *   bench-link KERNEL INITRD [N]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "link.h"
+
+static struct link *L;
+static int	N = 500;
+
+/* Monotonic microseconds. */
+static double
+now_us(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Sort helper. */
+static int
+cmp_d(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Time n whole reads of path; print p50/p99. */
+static void
+lat_read(const char *path)
+{
+	double	*t = malloc(sizeof(double) * (size_t)N), t0;
+	char	*buf;
+	ssize_t	 n = 0;
+	int	 i;
+
+	for (i = 0; i < N; i++) {
+		t0 = now_us();
+		n = link_read(L, path, 0, 0, 1, &buf);
+		t[i] = now_us() - t0;
+		free(buf);
+		if (n < 0) {
+			printf("%-36s error %zd\n", path, n);
+			free(t);
+			return;
+		}
+	}
+	qsort(t, (size_t)N, sizeof(double), cmp_d);
+	printf("read %-31s %6zd B  p50 %6.0f us  p99 %6.0f us\n", path, n,
+	    t[N / 2], t[N * 99 / 100]);
+	free(t);
+}
+
+/* One reader thread: N/4 reads of vmstat. */
+static void *
+reader(void *arg)
+{
+	char	*buf;
+	int	 i;
+
+	for (i = 0; i < N; i++) {
+		if (link_read(L, "/proc/vmstat", 0, 0, 1, &buf) < 0)
+			__atomic_add_fetch((int *)arg, 1, __ATOMIC_SEQ_CST);
+		free(buf);
+	}
+	return NULL;
+}
+
+/* Reads per second with k threads. */
+static void
+throughput(int k)
+{
+	pthread_t	t[16];
+	double		t0, dt;
+	int		i, errs = 0;
+
+	t0 = now_us();
+	for (i = 0; i < k; i++)
+		pthread_create(&t[i], NULL, reader, &errs);
+	for (i = 0; i < k; i++)
+		pthread_join(t[i], NULL);
+	dt = now_us() - t0;
+	printf("read /proc/vmstat, %d thread%s: %8.0f reads/s (%d errors)\n",
+	    k, k > 1 ? "s" : "", k * N / (dt / 1e6), errs);
+}
+
+int
+main(int argc, char **argv)
+{
+	char	 initrd[4200];
+	char	*av[] = { "true", NULL };
+	double	 t0, t[50];
+	int	 sv[2], st, i, nul;
+	pid_t	 pid;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: bench-link KERNEL INITRD [N]\n");
+		return 2;
+	}
+	if (argc > 3)
+		N = atoi(argv[3]);
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	snprintf(initrd, sizeof(initrd), "initrd=%s", argv[2]);
+	pid = fork();
+	if (pid == 0) {
+		dup2(sv[1], 3);
+		nul = open("/dev/null", O_RDWR);
+		dup2(nul, 0);
+		dup2(nul, 1);
+		setpgid(0, 0);
+		execl(argv[1], argv[1], "mem=256M", "ncpus=2", "seccomp=on",
+		    initrd, "con0=null,fd:1", "con=null", "ssl=null",
+		    "ssl1=fd:3", "umid=umkit-bench-link", "lpj=10000000",
+		    "quiet", (char *)NULL);
+		_exit(127);
+	}
+	close(sv[1]);
+	L = link_open(sv[0], stderr);
+	t0 = now_us();
+	if (link_hello(L, 10000) != 0) {
+		fprintf(stderr, "bench-link: no hello from the guest\n");
+		kill(-pid, SIGKILL);
+		return 1;
+	}
+	printf("boot to agent hello: %.0f ms\n", (now_us() - t0) / 1e3);
+	for (i = 0; i < 50; i++) {
+		t0 = now_us();
+		link_ping(L, 2000);
+		t[i] = now_us() - t0;
+	}
+	qsort(t, 50, sizeof(double), cmp_d);
+	printf("ping (HELLO round trip)                  p50 %6.0f us  p99 %6.0f us\n",
+	    t[25], t[49]);
+	lat_read("/proc/uptime");
+	lat_read("/proc/vmstat");
+	lat_read("/proc/zoneinfo");
+	lat_read("/sys/kernel/debug/lru_gen");
+	/* Transfer cost apart from generating the content. */
+	lat_read("/init");
+	lat_read("/usr/lib/umkit/umkit-agent");
+	throughput(1);
+	throughput(4);
+	for (i = 0; i < 50; i++) {
+		t0 = now_us();
+		link_exec(L, av, 5, -1, -1, &st);
+		t[i] = now_us() - t0;
+	}
+	qsort(t, 50, sizeof(double), cmp_d);
+	printf("exec true                                p50 %6.0f us  p99 %6.0f us\n",
+	    t[25], t[49]);
+	link_close(L);
+	kill(-pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return 0;
+}
