@@ -94,4 +94,14 @@ int	link_trace(struct link *, const char *path,
 	    int (*fn)(const char *data, size_t len, void *arg), void *arg,
 	    volatile int *stop);
 
+/*
+ * Additions (backwards compatible).  link_set_timeout: the per-request
+ * timeout of later calls, in ms (<= 0 restores LINK_TIMEOUT_MS).
+ * link_ping: send a HELLO without waiting for the agent's own first (for
+ * attaching to an agent that is already running) and wait up to
+ * timeout_ms for its reply; 0 when the agent answered.
+ */
+void	link_set_timeout(struct link *, int timeout_ms);
+int	link_ping(struct link *, int timeout_ms);
+
 #endif
