@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,6 +61,8 @@ static struct agent {
 	struct job	*jobs;
 	int		 njobs;
 	int		 sigfd[2];	/* SIGCHLD self-pipe */
+	cpu_set_t	 cpus;		/* affinity to give commands */
+	int		 pinned;	/* the agent runs on CPU 0 only */
 } A;
 
 /* Log one line to stderr. */
@@ -351,6 +354,28 @@ job_free(struct job *j)
 	free(j);
 }
 
+/*
+ * Run on CPU 0 in a UML guest: UML takes every serial-line interrupt
+ * (SIGIO) on CPU 0, and waking the agent on another vCPU costs a cross-
+ * CPU wakeup that spins on the runqueue lock while the host has the
+ * other vCPU thread descheduled.  Measured with a 2-CPU guest polling six
+ * files at 10 Hz through the mirror: UML used 11% of a host core with the
+ * agent on CPU 1 and 4% with it on CPU 0.  Only done when argv[1] is a
+ * tty (in a guest), never for the agent run on the host by the tests.
+ */
+static void
+pin_cpu0(void)
+{
+	cpu_set_t	zero;
+
+	if (!isatty(A.in) || sched_getaffinity(0, sizeof A.cpus, &A.cpus) < 0)
+		return;
+	CPU_ZERO(&zero);
+	CPU_SET(0, &zero);
+	if (sched_setaffinity(0, sizeof zero, &zero) == 0)
+		A.pinned = 1;
+}
+
 /* In the child: become the command or report why not, shell-style. */
 static void __attribute__((noreturn))
 exec_child(const char *const *argv, int out, int err)
@@ -370,6 +395,9 @@ exec_child(const char *const *argv, int out, int err)
 	}
 	dup2(out, 1);
 	dup2(err, 2);
+	/* Commands run on every CPU, whatever the agent is pinned to. */
+	if (A.pinned)
+		sched_setaffinity(0, sizeof A.cpus, &A.cpus);
 	execvp(argv[0], (char *const *)argv);
 	e = errno;
 	dprintf(2, "umkit-agent: %s: %s\n", argv[0], strerror(e));
@@ -815,6 +843,7 @@ main(int argc, char **argv)
 	struct sigaction sa;
 
 	open_link(argc, argv);
+	pin_cpu0();
 	if (pipe2(A.sigfd, O_CLOEXEC | O_NONBLOCK) != 0) {
 		logmsg("pipe: %s", strerror(errno));
 		exit(1);

@@ -13,6 +13,13 @@
 #include "util.h"
 
 #define MAX_PROCS	64
+/*
+ * Each /proc file read through a live mirror costs the guest a request:
+ * the whole process list (statm of every pid) is ranked at most once a
+ * two seconds; in between only the status of the largest few is refreshed.
+ */
+#define RANK_EVERY_MS	2000
+#define PROCS_EVERY_FRAME 6
 
 struct proc_row {
 	int		 pid;
@@ -83,11 +90,34 @@ static int by_rss(const void *x, const void *y)
 	return a->pid - b->pid;
 }
 
-/* Read the process list, then status of the largest ones. */
-static void read_procs(struct source *src)
+/* Re-read the status of procs[i]; returns whether it could be read. */
+static bool read_status(struct source *src, int i)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "proc/%d/status", procs[i].pid);
+	procs[i].have_status = source_read(src, rel, &fbuf) == 0 &&
+		parse_pidstatus(fbuf.p, fbuf.len, &procs[i].st) == 0;
+	return procs[i].have_status;
+}
+
+/*
+ * Rank the processes by resident size and read their status, or, less
+ * than RANK_EVERY_MS after the last ranking (and without a jump in time),
+ * refresh only the status of the largest PROCS_EVERY_FRAME.
+ */
+static void read_procs(struct source *src, double now, bool jumped)
 {
 	static struct scan_arg a;
+	static double last_rank = -1e18;
 
+	if (!jumped && now >= last_rank && now - last_rank < RANK_EVERY_MS) {
+		for (int i = 0; i < nprocs && i < PROCS_EVERY_FRAME; i++)
+			if (read_status(src, i) && procs[i].st.mode[0])
+				any_mode = true;
+		return;
+	}
+	last_rank = now;
 	a.src = src;
 	a.n = 0;
 	rc_proc = source_list(src, "proc", add_pid, &a);
@@ -96,13 +126,8 @@ static void read_procs(struct source *src)
 	nprocs = a.n < MAX_PROCS ? a.n : MAX_PROCS;
 	any_mode = false;
 	for (int i = 0; i < nprocs; i++) {
-		char rel[64];
-
 		procs[i] = a.all[i];
-		snprintf(rel, sizeof(rel), "proc/%d/status", procs[i].pid);
-		procs[i].have_status = source_read(src, rel, &fbuf) == 0 &&
-			parse_pidstatus(fbuf.p, fbuf.len, &procs[i].st) == 0;
-		if (procs[i].have_status && procs[i].st.mode[0])
+		if (read_status(src, i) && procs[i].st.mode[0])
 			any_mode = true;
 	}
 }
@@ -143,7 +168,7 @@ static void counters_update(struct ctx *c)
 			ncpus = zi.zone[i].ncpus;
 	for (int i = 0; i < NGCS; i++)
 		rate_feed(&grates[i], kv_val(&vs.kv, gcs[i].name), c->now_ms, c->jumped || rc_vm);
-	read_procs(c->src);
+	read_procs(c->src, c->now_ms, c->jumped);
 }
 
 /* Process table then global counters. */
