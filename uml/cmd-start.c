@@ -258,6 +258,8 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 			    name, strerror(-r), o->logpath);
 		goto fail;
 	}
+	/* Readers of the mirror get EIO within 2 s when the guest hangs. */
+	link_set_timeout(s.link, 1500);
 	mnt = xasprintf("%s/mnt", s.rundir);
 	allow = top_path("uml/allow.conf");
 	if (mkdir(mnt, 0755) < 0 ||

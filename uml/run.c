@@ -6,12 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "guest.h"
+#include "mirror.h"
 #include "run.h"
 #include "util.h"
 
@@ -136,29 +135,6 @@ run_alive(const char *name)
 	return alive;
 }
 
-/* Detach a mount point (ours: a FUSE mirror) if something is mounted. */
-static void
-run_unmount(const char *mnt)
-{
-	pid_t	 pid;
-
-	if (umount2(mnt, MNT_DETACH) == 0 || errno == EINVAL || errno == ENOENT)
-		return;
-	/* Not root: fusermount3 is setuid and unmounts the user's own mounts. */
-	pid = fork();
-	if (pid == 0) {
-		int	fd = open("/dev/null", O_RDWR);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execlp("fusermount3", "fusermount3", "-u", "-z", mnt, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-}
-
 /* Kill, unmount and delete what run/NAME describes. */
 void
 run_remove(const char *name)
@@ -174,7 +150,8 @@ run_remove(const char *name)
 	guest_kill_pidfile(p);
 	free(p);
 	p = xasprintf("%s/mnt", dir);
-	run_unmount(p);
+	if (mirror_cleanup_stale(p) < 0)
+		warnmsg("cannot unmount %s", p);
 	free(p);
 	if (rm_tree(dir) < 0)
 		warnmsg("cannot remove %s: %s", dir, strerror(errno));
