@@ -372,7 +372,8 @@ static int draw_zone(struct frame *f, int line, struct zone_map *z)
 /* Two columns of counters with their rates. */
 static int draw_counters(struct frame *f, int line)
 {
-	int colw = f->w >= 100 ? f->w / 2 : f->w;
+	/* A counter row is 53 columns wide: two side by side need 106. */
+	int colw = f->w >= 106 ? f->w / 2 : f->w;
 	int per_col = colw == f->w ? NCOUNTERS : (NCOUNTERS + 1) / 2;
 	char v[16], r[16];
 
