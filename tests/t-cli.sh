@@ -4,7 +4,7 @@
 
 out=$("$UMKIT" --help)
 is "umkit --help exits 0" "$?" 0
-for c in run exec start stop list console tui record variants cleanup; do
+for c in run exec start stop list console trace tui record variants cleanup; do
 	like "umkit --help lists '$c'" "$out" "^  umkit $c"
 	h=$("$UMKIT" $c --help 2>&1)
 	rc=$?

@@ -38,6 +38,17 @@ is "a named guest keeps its state between commands" "$out" "persisted"
 out=$(printf 'echo console-$((6*7))\n' | timeout 20 "$UMKIT" console ta 2>&1)
 like "console runs a shell in the guest" "$out" 'console-42'
 
+# Trace events stream from the guest until Ctrl-C, then are disabled.
+timeout -s INT 5 "$UMKIT" trace ta compaction > /tmp/umkit-g-t.$$ 2>&1 &
+tp=$!
+sleep 1.5
+"$UMKIT" exec ta -- sh -c 'echo 1 > /proc/sys/vm/compact_memory'
+wait $tp
+like "trace streams compaction events" "$(cat /tmp/umkit-g-t.$$)" 'mm_compaction_begin: zone_start=0x0'
+is "trace disables the events it enabled" \
+	"$(cat "$TOP/run/ta/mnt/sys/kernel/tracing/events/compaction/enable")" "0"
+rm -f /tmp/umkit-g-t.$$
+
 check "the mirror of ta is mounted" grep -q " $TOP/run/ta/mnt fuse" /proc/mounts
 "$UMKIT" stop ta
 out=$("$UMKIT" list)

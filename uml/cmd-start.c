@@ -76,6 +76,58 @@ reply(int fd, const char *fmt, ...)
 	free(s);
 }
 
+struct trace_conn {
+	int		 fd;
+	volatile int	 stop;
+};
+
+/* Send one chunk of trace text to the client; stop when it has gone. */
+static int
+trace_chunk(const char *data, size_t len, void *arg)
+{
+	struct trace_conn	*t = arg;
+
+	return ctl_send(t->fd, data, len, NULL, 0) < 0 ? 1 : 0;
+}
+
+/* Watch the client's end: when it hangs up, stop the stream. */
+static void *
+trace_watch(void *arg)
+{
+	struct trace_conn	*t = arg;
+	struct pollfd		 p = { .fd = t->fd, .events = POLLIN };
+
+	while (!t->stop) {
+		if (poll(&p, 1, 200) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+			t->stop = 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Stream a tracefs pipe to the client until it hangs up. */
+static void
+serve_trace(struct sup *s, int fd, const char *path)
+{
+	struct trace_conn	 t = { .fd = fd };
+	pthread_t		 th;
+	int			 r;
+
+	if (strncmp(path, "/sys/kernel/tracing/", 20) != 0 || strstr(path, "..")) {
+		reply(fd, "error %s: not a tracefs file", path);
+		return;
+	}
+	reply(fd, "ok");
+	if (pthread_create(&th, NULL, trace_watch, &t) != 0)
+		return;
+	r = link_trace(s->link, path, trace_chunk, &t, &t.stop);
+	t.stop = 1;
+	pthread_join(th, NULL);
+	if (r < 0 && r != -ECANCELED)
+		reply(fd, "error %s", r == -EIO ? "guest not responding" : strerror(-r));
+}
+
 /* Serve one control connection: one request, one reply. */
 static void *
 conn_main(void *arg)
@@ -109,6 +161,8 @@ conn_main(void *arg)
 		else
 			reply(c->fd, "status %d", status);
 		free(argv);
+	} else if (strcmp(buf, "trace") == 0 && (size_t)len > strlen(buf) + 1) {
+		serve_trace(s, c->fd, buf + strlen(buf) + 1);
 	} else if (strcmp(buf, "console") == 0) {
 		if (s->g.pty_fd < 0)
 			reply(c->fd, "error this guest has no console line");
@@ -663,4 +717,106 @@ const struct cmd cmd_console = {
 "  umkit console lab\n"
 "  echo 'cat /proc/loadavg' | umkit console lab",
 	.exec = console_main,
+};
+
+static volatile sig_atomic_t	trace_stop;
+
+/* Ctrl-C ends 'umkit trace' cleanly. */
+static void
+trace_sig(int sig)
+{
+	(void)sig;
+	trace_stop = 1;
+}
+
+/* Write "0"/"1" into an event's enable file through the mirror. */
+static int
+trace_enable(const char *name, const char *event, const char *v)
+{
+	char	*p;
+	int	 fd, r = -1;
+
+	p = xasprintf("%s/run/%s/mnt/sys/kernel/tracing/events/%s/enable",
+	    top_dir(), name, event);
+	if ((fd = open(p, O_WRONLY | O_TRUNC)) >= 0) {
+		r = write_all(fd, v, 1) == 1 ? 0 : -1;
+		close(fd);
+	}
+	if (r < 0)
+		warnmsg("guest %s: cannot set events/%s/enable: %s", name, event,
+		    strerror(errno));
+	free(p);
+	return r;
+}
+
+/* umkit trace NAME [EVENT...]: stream trace events of a running guest. */
+static int
+trace_main(int argc, char **argv)
+{
+	static const char req[] = "trace\0/sys/kernel/tracing/trace_pipe";
+	const char	*def[] = { "compaction", NULL }, **ev;
+	struct sigaction sa = { .sa_handler = trace_sig };
+	struct pollfd	 p;
+	char		*buf;
+	ssize_t		 n;
+	int		 s, i, nev, rc = 0;
+
+	if (argc < 2)
+		return cmd_usage(&cmd_trace);
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
+		return cmd_help(&cmd_trace);
+	if (run_name_ok(argv[1]) < 0 || !run_alive(argv[1]))
+		fatal("no running guest '%s' (see 'umkit list')", argv[1]);
+	ev = argc > 2 ? (const char **)argv + 2 : def;
+	nev = argc > 2 ? argc - 2 : 1;
+	for (i = 0; i < nev; i++) {
+		if (strstr(ev[i], "..") != NULL || ev[i][0] == '/')
+			fatal("'%s' is not an event (like compaction or "
+			    "compaction/mm_compaction_begin)", ev[i]);
+		if (trace_enable(argv[1], ev[i], "1") < 0)
+			return EXIT_KIT;
+	}
+	if ((s = ctl_connect(argv[1])) < 0)
+		return EXIT_KIT;
+	buf = xmalloc(CTL_MSG_MAX + 1);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (ctl_send(s, req, sizeof req - 1, NULL, 0) < 0 ||
+	    ctl_recv(s, buf, NULL, NULL) <= 0 || strcmp(buf, "ok") != 0) {
+		warnmsg("guest %s: %s", argv[1], buf);
+		rc = EXIT_KIT;
+	}
+	p = (struct pollfd){ .fd = s, .events = POLLIN };
+	while (rc == 0 && !trace_stop) {
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		if ((n = ctl_recv(s, buf, NULL, NULL)) <= 0)
+			break;
+		if (strncmp(buf, "error ", 6) == 0) {
+			warnmsg("guest %s: %s", argv[1], buf + 6);
+			rc = EXIT_KIT;
+			break;
+		}
+		if (write_all(1, buf, n) < 0)
+			break;
+	}
+	close(s);
+	free(buf);
+	for (i = 0; i < nev; i++)
+		trace_enable(argv[1], ev[i], "0");
+	return rc;
+}
+
+const struct cmd cmd_trace = {
+	.name = "trace",
+	.usage = "trace NAME [EVENT...]",
+	.help =
+"Stream trace events of the running guest NAME to stdout until Ctrl-C.\n"
+"Each EVENT (default: compaction) is a tracefs subsystem or\n"
+"subsystem/event; it is enabled first and disabled again at the end.\n"
+"\n"
+"Example:\n"
+"  umkit trace lab compaction/mm_compaction_begin compaction/mm_compaction_end",
+	.exec = trace_main,
 };

@@ -7,6 +7,8 @@
  * "ok [TEXT]", "status N" or "error TEXT".
  *
  *   exec TIMEOUT ARG0 ARG1 ...  (+ fds: stdout, stderr)  -> status N
+ *   trace PATH       -> ok, then one message per chunk of PATH (a tracefs
+ *                       pipe) until the client hangs up
  *   console                                   -> ok (+ fd: pty master)
  *   info                                      -> ok key=value lines
  *   stop                                      -> ok, then it shuts down
