@@ -87,6 +87,14 @@ if wait_for "tui-exit=0"; then ok "live: q quits"; else not_ok "live: q quits" "
 # the guest goes away under the running TUI: it must keep running and say so
 tm send-keys -t t "clear; $TUI --root $MNT --view overview --interval 200; echo tui-exit=\$?" Enter
 wait_for "MemTotal [0-9]+ kB" >/dev/null
+# First the guest dies (the mirror stays mounted and answers EIO)...
+kill -KILL "$(cat "$TOP/run/$NAME/uml.pid")"
+if wait_for "guest not responding" 50; then
+	ok "live: a dead guest shows 'guest not responding'"
+else
+	not_ok "live: a dead guest shows 'guest not responding'" "$screen"
+fi
+# ...then it is stopped and the mirror unmounted.
 "$UMKIT" stop "$NAME" >/dev/null 2>&1
 if wait_for "not readable|not responding|Transport endpoint|No such" 50; then
 	ok "live: a stopped guest is reported in the TUI"

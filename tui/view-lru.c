@@ -6,6 +6,7 @@
  * enabled bits and min_ttl_ms of /sys/kernel/mm/lru_gen.
  */
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "tui.h"
@@ -267,8 +268,9 @@ static void lru_draw(struct frame *f)
 		fr_printf(f, line, 0, C_WARN, "%s: %s",
 			  tiers ? "sys/kernel/debug/lru_gen_full" : "sys/kernel/debug/lru_gen",
 			  strerror(-rc));
-		fr_text(f, line + 1, 0, C_DIM,
-			"(needs CONFIG_LRU_GEN and debugfs at sys/kernel/debug)");
+		if (rc == -ENOENT)
+			fr_text(f, line + 1, 0, C_DIM,
+				"(needs CONFIG_LRU_GEN and debugfs at sys/kernel/debug)");
 		return;
 	}
 	if (lg.err[0]) {
