@@ -155,7 +155,9 @@ export KBUILD_BUILD_TIMESTAMP="umkit" KBUILD_BUILD_USER=umkit KBUILD_BUILD_HOST=
 cc="gcc"
 command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
 jobs=$(nproc 2>/dev/null || echo 2)
-rm -f "$vdir/linux.new"
+# No kernel while building: an interrupted or failed build must not leave
+# the previous binary looking like the result of these inputs.
+rm -f "$vdir/linux.new" "$vdir/linux"
 if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" linux > "$vdir/build.log" 2>&1; then
 	rm -f "$vdir/linux"
 	tail -n 25 "$vdir/build.log" >&2
