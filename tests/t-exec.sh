@@ -86,7 +86,8 @@ sleep 1.5
 kill -KILL $pid
 wait $pid 2>/dev/null
 sleep 0.5
-"$UMKIT" list >/dev/null 2>&1
+err=$("$UMKIT" exec -- true 2>&1)
+like "the next command reports the stale guest" "$err" 'cleaning up stale guest exec-'
 no_leftovers "a SIGKILLed umkit is cleaned up by the next command"
 
 "$UMKIT" exec -c 99 -- true >/dev/null 2>&1

@@ -53,3 +53,28 @@ $(B)/tests/test-parse-%: $(B)/obj/tui-test/test-parse-%.o $(TUI_TEST_PARSERS)
 .PHONY: bench-tui
 bench-tui: $(B)/bin/umkit-tui
 	@sh tui/bench.sh $(B)/bin/umkit-tui
+
+# --- fuzzing: the parsers read bytes that come from the guest ---------------
+# make test replays the checked-in seeds (gcc + ASan, no clang needed);
+# make fuzz runs libFuzzer on them for FUZZ_SECONDS.
+TUI_FUZZ_SRCS := $(patsubst %,tui/%.c,$(TUI_PARSERS) util)
+
+$(B)/tests/fuzz-parse-replay: tests/fuzz/fuzz-parse.c tests/fuzz/replay.c \
+		uml/proto.c $(TUI_TEST_PARSERS)
+	@mkdir -p $(@D)
+	$(CC) -Itui -Iuml $(CFLAGS) $(TUI_SAN) \
+		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-parse"' -o $@ \
+		$(filter %.c,$^) $(TUI_TEST_PARSERS)
+UNIT_TESTS += $(B)/tests/fuzz-parse-replay
+
+$(B)/fuzz/fuzz-parse: tests/fuzz/fuzz-parse.c $(TUI_FUZZ_SRCS) tui/parse.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -std=gnu11 $(TUI_CPPFLAGS) -Itui \
+		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
+
+.PHONY: fuzz-parse
+fuzz: fuzz-parse
+fuzz-parse: $(B)/fuzz/fuzz-parse
+	@mkdir -p $(B)/fuzz/corpus-parse
+	$(B)/fuzz/fuzz-parse -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+		-print_final_stats=1 $(B)/fuzz/corpus-parse tests/fuzz-corpus-parse

@@ -255,8 +255,8 @@ const struct cmd cmd_cleanup = {
 	.usage = "cleanup",
 	.help =
 "Remove what crashed umkit processes left: UML processes, FUSE mounts and\n"
-"run/NAME directories whose owner is gone.  Every umkit command that\n"
-"starts or lists guests does this first.\n"
+"run/NAME directories whose owner is gone.  Every other umkit command\n"
+"does this first, too.\n"
 "\n"
 "Example:\n"
 "  umkit cleanup",

@@ -421,7 +421,6 @@ start_main(int argc, char **argv)
 		name = default_name(&o);
 	if (run_name_ok(name) < 0)
 		fatal("-n %s: a name is 1-32 letters, digits, '-' or '_'", name);
-	run_cleanup_stale(1);
 	free(guest_kernel(&o));		/* build it here, with output */
 
 	if (pipe2(p, O_CLOEXEC) < 0)
@@ -544,7 +543,6 @@ list_main(int argc, char **argv)
 	if (argc > 1)
 		return strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ?
 		    cmd_help(&cmd_list) : cmd_usage(&cmd_list);
-	run_cleanup_stale(1);
 	top = xasprintf("%s/run", top_dir());
 	n = scandir(top, &nl, NULL, alphasort);
 	for (i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run.h"
 #include "umkit.h"
 #include "util.h"
 
@@ -75,8 +76,12 @@ main(int argc, char **argv)
 		return 0;
 	}
 	for (c = cmds; *c != NULL; c++) {
-		if (strcmp((*c)->name, argv[1]) == 0)
+		if (strcmp((*c)->name, argv[1]) == 0) {
+			/* Whatever a crashed umkit left, the next command removes. */
+			if (*c != &cmd_cleanup)
+				run_cleanup_stale(1);
 			return (*c)->exec(argc - 1, argv + 1);
+		}
 	}
 	fprintf(stderr, "umkit: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
