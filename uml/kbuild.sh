@@ -149,6 +149,11 @@ fi
 export CCACHE_DIR="${CCACHE_DIR:-$cache/ccache}"
 export CCACHE_BASEDIR="$build/k"
 export CCACHE_NOHASHDIR=1
+# Depend mode takes the headers from the compiler's -MD output instead of
+# running the preprocessor a second time on every miss: a cold build with
+# an empty cache took 195 s without it and 156 s with it (no ccache: 140 s),
+# and a fresh checkout's rebuild from the cache 39 s without, 24 s with.
+export CCACHE_DEPEND=1
 export CCACHE_COMPILERCHECK=content
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
 export KBUILD_BUILD_TIMESTAMP="umkit" KBUILD_BUILD_USER=umkit KBUILD_BUILD_HOST=umkit
