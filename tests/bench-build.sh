@@ -4,7 +4,7 @@
 #   cold        base kernel from nothing: empty build dir, empty ccache
 #   no-change   base again with nothing changed
 #   one-file    first build of a variant whose patch touches one file
-#   rootfs      initramfs after /init changed (the kernel is not touched)
+#   rootfs      initramfs after /init (rootfs/init.c) changed; no kernel work
 #
 # Set BENCH_COLD=0 to skip the cold build (it takes minutes).
 cd "$(dirname "$0")/.." || exit 2
@@ -44,5 +44,5 @@ rm -rf build/k/bench-onefile
 t "one-file variant (first build)" env UMKIT_PATCHES="$tmp/patches" uml/kbuild.sh bench-onefile
 rm -rf build/k/bench-onefile
 
-touch rootfs/init
+touch rootfs/init.c
 t "rootfs rebuild" make -s rootfs
