@@ -24,7 +24,7 @@ t() {	# label, command...
 echo "== kernel and rootfs builds ($(nproc) CPUs)"
 uml/fetch-source.sh >/dev/null
 if [ "${BENCH_COLD:-1}" != 0 ]; then
-	t "cold build (no ccache)" env UMKIT_BUILD="$tmp/cold" CCACHE_DIR="$tmp/ccache" uml/kbuild.sh base
+	t "cold build (empty ccache)" env UMKIT_BUILD="$tmp/cold" CCACHE_DIR="$tmp/ccache" uml/kbuild.sh base
 	rm -rf "$tmp/cold" "$tmp/ccache"
 fi
 uml/kbuild.sh base >/dev/null

@@ -16,24 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Microseconds on the monotonic clock. */
-static double
-now_us(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-/* Compare doubles for qsort. */
-static int
-cmp(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench.h"
 
 /* Read a file to EOF once; returns its size or -1. */
 static long
@@ -66,17 +49,16 @@ main(int argc, char **argv)
 	t = malloc(n * sizeof *t);
 	for (f = 2; f < argc; f++) {
 		for (i = 0; i < n; i++) {
-			t0 = now_us();
+			t0 = bench_now_us();
 			size = read_once(argv[f]);
-			t[i] = now_us() - t0;
+			t[i] = bench_now_us() - t0;
 			if (size < 0) {
 				perror(argv[f]);
 				return 1;
 			}
 		}
-		qsort(t, n, sizeof *t, cmp);
-		printf("%s %ld %.1f %.1f\n", argv[f], size, t[n / 2],
-		    t[(n * 99) / 100]);
+		printf("%s %ld %.1f %.1f\n", argv[f], size, bench_pct(t, n, 50),
+		    bench_pct(t, n, 99));
 	}
 	free(t);
 	return 0;

@@ -25,24 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Microseconds on the monotonic clock. */
-static double
-now_us(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-/* Compare doubles for qsort. */
-static int
-cmp(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench.h"
 
 /* Read a file to EOF once into buf (the first size bytes); size or -1. */
 static long
@@ -78,17 +61,16 @@ lat(int argc, char **argv)
 
 	for (f = 1; f < argc; f++) {
 		for (i = 0; i < n; i++) {
-			t0 = now_us();
+			t0 = bench_now_us();
 			size = read_once(argv[f], NULL, 0);
-			t[i] = now_us() - t0;
+			t[i] = bench_now_us() - t0;
 			if (size < 0) {
 				perror(argv[f]);
 				return 1;
 			}
 		}
-		qsort(t, n, sizeof *t, cmp);
-		printf("%s %ld %.1f %.1f\n", argv[f], size, t[n / 2],
-		    t[(n * 99) / 100]);
+		printf("%s %ld %.1f %.1f\n", argv[f], size, bench_pct(t, n, 50),
+		    bench_pct(t, n, 99));
 	}
 	free(t);
 	return 0;
@@ -119,7 +101,7 @@ tput(char **argv)
 	double		 t0;
 
 	tput_file = argv[2];
-	t0 = now_us();
+	t0 = bench_now_us();
 	for (i = 0; i < r; i++)
 		pthread_create(&th[i], NULL, tput_reader, &counts[i]);
 	sleep(secs);
@@ -128,7 +110,7 @@ tput(char **argv)
 		pthread_join(th[i], NULL);
 		total += counts[i];
 	}
-	printf("%.0f\n", total / ((now_us() - t0) / 1e6));
+	printf("%.0f\n", total / ((bench_now_us() - t0) / 1e6));
 	return 0;
 }
 
@@ -185,14 +167,14 @@ poll_set(char **argv)
 	if (hz == 0)			/* idle baseline: just wait */
 		sleep(secs);
 	else {
-		start = now_us();
+		start = bench_now_us();
 		for (tick = 0; tick < hz * secs; tick++) {
 			for (i = 0; i < (int)g.gl_pathc; i++)
 				if (read_once(g.gl_pathv[i], NULL, 0) >= 0)
 					files++;
 			next = start + (tick + 1) * 1e6 / hz;
-			if (next > now_us())
-				usleep(next - now_us());
+			if (next > bench_now_us())
+				usleep(next - bench_now_us());
 		}
 	}
 	if (cpu_jiffies(root, &b1, &t1) < 0 || t1 <= t0)

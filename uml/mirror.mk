@@ -45,7 +45,7 @@ UNIT_TESTS	+= $(MT)/test-mirror-unit $(MT)/test-record \
 # The benchmark: host side (through the mirror) and guest side (the same
 # reads inside the guest; a static program in the rootfs).
 GUEST_PROGS	+= umkit-readbench
-umkit-readbench_SRCS = tests/bench-mirror-guest.c
+umkit-readbench_SRCS = tests/bench-mirror-guest.c tests/bench.h
 
 $(MT)/bench-mirror: tests/bench-mirror.c
 	@mkdir -p $(@D)

@@ -18,29 +18,12 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include "../bench.h"
+
 #include "link.h"
 
 static struct link *L;
 static int	N = 500;
-
-/* Monotonic microseconds. */
-static double
-now_us(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-/* Sort helper. */
-static int
-cmp_d(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Time n whole reads of path; print p50/p99. */
 static void
@@ -52,9 +35,9 @@ lat_read(const char *path)
 	int	 i;
 
 	for (i = 0; i < N; i++) {
-		t0 = now_us();
+		t0 = bench_now_us();
 		n = link_read(L, path, 0, 0, 1, &buf);
-		t[i] = now_us() - t0;
+		t[i] = bench_now_us() - t0;
 		free(buf);
 		if (n < 0) {
 			printf("%-36s error %zd\n", path, n);
@@ -62,9 +45,8 @@ lat_read(const char *path)
 			return;
 		}
 	}
-	qsort(t, (size_t)N, sizeof(double), cmp_d);
 	printf("read %-31s %6zd B  p50 %6.0f us  p99 %6.0f us\n", path, n,
-	    t[N / 2], t[N * 99 / 100]);
+	    bench_pct(t, (size_t)N, 50), bench_pct(t, (size_t)N, 99));
 	free(t);
 }
 
@@ -91,12 +73,12 @@ throughput(int k)
 	double		t0, dt;
 	int		i, errs = 0;
 
-	t0 = now_us();
+	t0 = bench_now_us();
 	for (i = 0; i < k; i++)
 		pthread_create(&t[i], NULL, reader, &errs);
 	for (i = 0; i < k; i++)
 		pthread_join(t[i], NULL);
-	dt = now_us() - t0;
+	dt = bench_now_us() - t0;
 	printf("read /proc/vmstat, %d thread%s: %8.0f reads/s (%d errors)\n",
 	    k, k > 1 ? "s" : "", k * N / (dt / 1e6), errs);
 }
@@ -133,21 +115,20 @@ main(int argc, char **argv)
 	}
 	close(sv[1]);
 	L = link_open(sv[0], stderr);
-	t0 = now_us();
+	t0 = bench_now_us();
 	if (link_hello(L, 10000) != 0) {
 		fprintf(stderr, "bench-link: no hello from the guest\n");
 		kill(-pid, SIGKILL);
 		return 1;
 	}
-	printf("boot to agent hello: %.0f ms\n", (now_us() - t0) / 1e3);
+	printf("boot to agent hello: %.0f ms\n", (bench_now_us() - t0) / 1e3);
 	for (i = 0; i < 50; i++) {
-		t0 = now_us();
+		t0 = bench_now_us();
 		link_ping(L, 2000);
-		t[i] = now_us() - t0;
+		t[i] = bench_now_us() - t0;
 	}
-	qsort(t, 50, sizeof(double), cmp_d);
 	printf("ping (HELLO round trip)                  p50 %6.0f us  p99 %6.0f us\n",
-	    t[25], t[49]);
+	    bench_pct(t, 50, 50), bench_pct(t, 50, 99));
 	lat_read("/proc/uptime");
 	lat_read("/proc/vmstat");
 	lat_read("/proc/zoneinfo");
@@ -158,13 +139,12 @@ main(int argc, char **argv)
 	throughput(1);
 	throughput(4);
 	for (i = 0; i < 50; i++) {
-		t0 = now_us();
+		t0 = bench_now_us();
 		link_exec(L, av, 5, -1, -1, &st);
-		t[i] = now_us() - t0;
+		t[i] = bench_now_us() - t0;
 	}
-	qsort(t, 50, sizeof(double), cmp_d);
 	printf("exec true                                p50 %6.0f us  p99 %6.0f us\n",
-	    t[25], t[49]);
+	    bench_pct(t, 50, 50), bench_pct(t, 50, 99));
 	link_close(L);
 	kill(-pid, SIGKILL);
 	waitpid(pid, &st, 0);
