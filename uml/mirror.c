@@ -57,6 +57,8 @@ static const char *const offset_files[] = {
 struct node {
 	uint64_t	 ino;
 	uint64_t	 nlookup;	/* kernel references (lookups - forgets) */
+	struct stat	 attr;		/* last attributes fetched ... */
+	long long	 attr_ms;	/* ... and when (monotonic ms; 0: none) */
 	struct node	*ino_next;	/* hash chains */
 	struct node	*path_next;
 	char		 path[];	/* normalized guest path */
@@ -641,6 +643,53 @@ writable(struct mirror *m, const char *path)
 	return allowlist_match(m->allow, path);
 }
 
+/* Monotonic milliseconds. */
+static long long
+mono_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Remember the attributes fetched for a node.  The kernel asks again after
+ * every direct-I/O read that passes the size procfs reports (0), so
+ * without this each open-read-close of a /proc file would cost a second
+ * guest round trip for a stat.  Attributes stay as fresh as promised:
+ * MIRROR_TIMEOUT_S.
+ */
+static void
+attr_store(struct mirror *m, uint64_t ino, const struct stat *st)
+{
+	struct node	*nd;
+
+	pthread_mutex_lock(&m->lock);
+	if ((nd = node_by_ino(m, ino)) != NULL) {
+		nd->attr = *st;
+		nd->attr_ms = mono_ms();
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Attributes remembered for ino less than MIRROR_TIMEOUT_S ago; 1 if so. */
+static int
+attr_cached(struct mirror *m, uint64_t ino, struct stat *st)
+{
+	struct node	*nd;
+	int		 fresh = 0;
+
+	pthread_mutex_lock(&m->lock);
+	if ((nd = node_by_ino(m, ino)) != NULL && nd->attr_ms != 0 &&
+	    mono_ms() - nd->attr_ms < (long long)(MIRROR_TIMEOUT_S * 1000)) {
+		*st = nd->attr;
+		fresh = 1;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return fresh;
+}
+
 /* Attributes of a guest path as the mirror shows them; 0 or an errno. */
 static int
 attr_of(struct mirror *m, const char *path, uint64_t ino, struct stat *st)
@@ -728,6 +777,7 @@ mirror_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		goto out;
 	e.ino = node_ref(m, path);
 	e.attr.st_ino = e.ino;
+	attr_store(m, e.ino, &e.attr);
 	e.attr_timeout = MIRROR_TIMEOUT_S;
 	e.entry_timeout = MIRROR_TIMEOUT_S;
 	if (fuse_reply_entry(req, &e) != 0)
@@ -766,10 +816,16 @@ mirror_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	char		 path[PATH_MAX];
 	int		 err;
 
+	if (ino != FUSE_ROOT_ID && attr_cached(m, ino, &st)) {
+		fuse_reply_attr(req, &st, MIRROR_TIMEOUT_S);
+		return;
+	}
 	if ((err = ino_path(m, ino, path, sizeof path)) != 0)
 		goto out;
 	if ((err = attr_of(m, path, ino, &st)) != 0)
 		goto out;
+	if (ino != FUSE_ROOT_ID)
+		attr_store(m, ino, &st);
 	fuse_reply_attr(req, &st, MIRROR_TIMEOUT_S);
 	return;
 out:
@@ -969,6 +1025,8 @@ mirror_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fi->fh = (uintptr_t)h;
 	fi->direct_io = 1;
 	fi->keep_cache = 0;
+	/* Nothing to flush on a read-only file: spare close(2) a round trip. */
+	fi->noflush = !h->writable;
 	if (fuse_reply_open(req, fi) != 0)
 		handle_free(h);
 	return;
