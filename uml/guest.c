@@ -307,13 +307,7 @@ guest_wait_gone(struct guest *g, int ms)
 	struct timespec	ts;
 	int		gone;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
+	deadline_in(&ts, ms);
 	pthread_mutex_lock(&g->lock);
 	while (!g->con_eof &&
 	    pthread_cond_timedwait(&g->cond, &g->lock, &ts) == 0)

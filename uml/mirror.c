@@ -643,16 +643,6 @@ writable(struct mirror *m, const char *path)
 	return allowlist_match(m->allow, path);
 }
 
-/* Monotonic milliseconds. */
-static long long
-mono_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Remember the attributes fetched for a node.  The kernel asks again after
  * every direct-I/O read that passes the size procfs reports (0), so
@@ -668,7 +658,7 @@ attr_store(struct mirror *m, uint64_t ino, const struct stat *st)
 	pthread_mutex_lock(&m->lock);
 	if ((nd = node_by_ino(m, ino)) != NULL) {
 		nd->attr = *st;
-		nd->attr_ms = mono_ms();
+		nd->attr_ms = now_ms();
 	}
 	pthread_mutex_unlock(&m->lock);
 }
@@ -682,7 +672,7 @@ attr_cached(struct mirror *m, uint64_t ino, struct stat *st)
 
 	pthread_mutex_lock(&m->lock);
 	if ((nd = node_by_ino(m, ino)) != NULL && nd->attr_ms != 0 &&
-	    mono_ms() - nd->attr_ms < (long long)(MIRROR_TIMEOUT_S * 1000)) {
+	    now_ms() - nd->attr_ms < (long long)(MIRROR_TIMEOUT_S * 1000)) {
 		*st = nd->attr;
 		fresh = 1;
 	}
@@ -1400,13 +1390,7 @@ wait_init(struct mirror *m, int timeout_ms)
 	struct timespec	ts;
 	int		inited;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += timeout_ms / 1000;
-	ts.tv_nsec += (timeout_ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
+	deadline_in(&ts, timeout_ms);
 	pthread_mutex_lock(&m->lock);
 	while (!m->inited &&
 	    pthread_cond_timedwait(&m->cond, &m->lock, &ts) == 0)

@@ -36,6 +36,9 @@ char	*top_path(const char *rel);
 
 /* Monotonic time in milliseconds. */
 long long now_ms(void);
+/* The CLOCK_REALTIME instant ms from now, for pthread_cond_timedwait. */
+struct timespec;
+void	 deadline_in(struct timespec *, int ms);
 
 /* Write all of buf; -1 on error. */
 ssize_t	 write_all(int, const void *, size_t);
