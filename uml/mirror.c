@@ -76,6 +76,7 @@ struct handle {
 	/* Set at open, read-only afterwards. */
 	int		 writable;	/* opened for writing (allowlisted) */
 	int		 trunc;		/* opened with O_TRUNC */
+	struct handle	*prev, *next;	/* the open list; mirror->lock */
 	char		 path[];
 };
 
@@ -117,6 +118,7 @@ struct mirror {
 	size_t			 nnodes;
 	uint64_t		 next_ino;
 	int			 eio_logged;	/* the link's EIO was reported */
+	struct handle		*handles;	/* open files, freed at stop */
 };
 
 /* libfuse's own messages go to the log of the last mirror started. */
@@ -976,6 +978,33 @@ mirror_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fuse_reply_err(req, 0);
 }
 
+/* Put an open file on the mirror's list (freed at stop if never released). */
+static void
+handle_link(struct mirror *m, struct handle *h)
+{
+	pthread_mutex_lock(&m->lock);
+	h->prev = NULL;
+	h->next = m->handles;
+	if (m->handles != NULL)
+		m->handles->prev = h;
+	m->handles = h;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Take an open file off the mirror's list. */
+static void
+handle_unlink(struct mirror *m, struct handle *h)
+{
+	pthread_mutex_lock(&m->lock);
+	if (h->prev != NULL)
+		h->prev->next = h->next;
+	else
+		m->handles = h->next;
+	if (h->next != NULL)
+		h->next->prev = h->prev;
+	pthread_mutex_unlock(&m->lock);
+}
+
 /* Free a file handle. */
 static void
 handle_free(struct handle *h)
@@ -1017,8 +1046,11 @@ mirror_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fi->keep_cache = 0;
 	/* Nothing to flush on a read-only file: spare close(2) a round trip. */
 	fi->noflush = !h->writable;
-	if (fuse_reply_open(req, fi) != 0)
+	handle_link(m, h);
+	if (fuse_reply_open(req, fi) != 0) {
+		handle_unlink(m, h);
 		handle_free(h);
+	}
 	return;
 out:
 	if (h != NULL)
@@ -1123,7 +1155,10 @@ mirror_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 static void
 mirror_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	handle_free((struct handle *)(uintptr_t)fi->fh);
+	struct handle	*h = (struct handle *)(uintptr_t)fi->fh;
+
+	handle_unlink(mr(req), h);
+	handle_free(h);
 	fuse_reply_err(req, 0);
 }
 
@@ -1490,6 +1525,7 @@ fail:
 void
 mirror_stop(struct mirror *m)
 {
+	struct handle	*h;
 	struct node	*nd, *next;
 	size_t		 i;
 	int		 j;
@@ -1511,6 +1547,11 @@ mirror_stop(struct mirror *m)
 			next = nd->ino_next;
 			free(nd);
 		}
+	/* Files still open when the mount went away are never released. */
+	while ((h = m->handles) != NULL) {
+		m->handles = h->next;
+		handle_free(h);
+	}
 	pthread_mutex_lock(&fuse_log_lock);
 	if (fuse_log_file == m->log)
 		fuse_log_file = NULL;

@@ -42,6 +42,26 @@ $(MT)/test-mirror-host: tests/unit/test-mirror-host.c $(MIRROR_LINK) \
 UNIT_TESTS	+= $(MT)/test-mirror-unit $(MT)/test-record \
 		   $(MT)/test-mirror-host
 
+# The same three built with ASan and UBSan (SAN_FLAGS from uml/link.mk),
+# from the sources, against the agent built with them too.
+MIRROR_SAN_SRCS	:= uml/mirror.c uml/record.c uml/link.c uml/proto.c uml/util.c
+
+$(MT)/test-mirror-unit-asan $(MT)/test-record-asan: $(MT)/%-asan: \
+		tests/unit/%.c $(MIRROR_SAN_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -Iuml -o $@ $^ \
+		$(MIRROR_FUSE_LIBS) -lcmocka -pthread
+
+$(MT)/test-mirror-host-asan: tests/unit/test-mirror-host.c $(MIRROR_SAN_SRCS) \
+		$(MT)/umkit-agent-asan
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -Iuml \
+		-DAGENT='"$(CURDIR)/$(MT)/umkit-agent-asan"' -o $@ \
+		$(filter %.c,$^) $(MIRROR_FUSE_LIBS) -lcmocka -pthread
+
+UNIT_TESTS	+= $(MT)/test-mirror-unit-asan $(MT)/test-record-asan \
+		   $(MT)/test-mirror-host-asan
+
 # The benchmark: host side (through the mirror) and guest side (the same
 # reads inside the guest; a static program in the rootfs).
 GUEST_PROGS	+= umkit-readbench
