@@ -4,7 +4,8 @@
 # prints the plan and exits non-zero when any check failed.
 cd "$(dirname "$0")/.." || exit 2
 TOP=$PWD
-UMKIT="$TOP/umkit"
+# UMKIT_BIN runs the tests with another build of the launcher (ASan).
+UMKIT="${UMKIT_BIN:-$TOP/umkit}"
 _n=0 _failed=0
 
 # ok DESCRIPTION: a check that passed.

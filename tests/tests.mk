@@ -4,7 +4,7 @@
 # written to build/tests/unit.list for tests/run.
 
 .PHONY: unit-list
-test: all $(UNIT_TESTS) unit-list
+test: all $(UNIT_TESTS) $(TEST_PROGS) unit-list
 	@tests/run
 
 unit-list: $(UNIT_TESTS)

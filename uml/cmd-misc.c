@@ -112,11 +112,12 @@ tui_spawn(char **args)
 static int
 tui_main(int argc, char **argv)
 {
-	char	**args = xcalloc(argc + 3, sizeof *args);
+	char	**args;
 	int	  i, n = 1;
 
 	if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0))
 		return cmd_help(&cmd_tui);
+	args = xcalloc(argc + 3, sizeof *args);
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] != '-' && (i == 1 || argv[i - 1][0] != '-' ||
 		    strchr(argv[i - 1], '=') != NULL) && run_name_ok(argv[i]) == 0) {
@@ -135,7 +136,7 @@ tui_main(int argc, char **argv)
 static int
 run_main(int argc, char **argv)
 {
-	char	**sargv = xcalloc(argc + 4, sizeof *sargv), *stop[3], *targs[4];
+	char	**sargv, *stop[3], *targs[4];
 	char	  name[32];
 	int	  i, n = 0, rc;
 
@@ -144,6 +145,7 @@ run_main(int argc, char **argv)
 	if (!isatty(0) || !isatty(1))
 		fatal("run needs a terminal (for the TUI); try 'umkit start' and 'umkit tui'");
 	snprintf(name, sizeof name, "run-%d", (int)getpid());
+	sargv = xcalloc(argc + 4, sizeof *sargv);
 	sargv[n++] = "start";
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-n") == 0)

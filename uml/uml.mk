@@ -22,6 +22,14 @@ $(B)/bin/umkit: $(LAUNCHER_OBJS) $(LINK_OBJS) $(MIRROR_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS) -lpthread
 
+# The launcher built with ASan and UBSan: tests/t-exec-asan.sh runs the
+# exec tests with it (it finds the checkout from build/tests/ too).
+$(B)/tests/umkit-asan: $(LAUNCHER_SRCS) $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
+		$(MIRROR_OBJS:$(B)/obj/%.o=%.c)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -o $@ $^ $(FUSE_LIBS) -lpthread
+TEST_PROGS	+= $(B)/tests/umkit-asan
+
 # ./umkit is what users type; it finds the checkout from its own path.
 umkit: $(B)/bin/umkit
 	ln -sf $(B)/bin/umkit umkit
