@@ -132,6 +132,8 @@ tm send-keys -t t "$TUI --root $FX --interval 200; echo tui-exit=\$?" Enter
 if wait_for "1 LRU generations"; then ok "tmux 80x24: TUI starts on the LRU view"
 else not_ok "tmux 80x24: TUI starts on the LRU view" "$screen"; fi
 is "tmux: the TUI uses the alternate screen" "$(tm display -p -t t '#{alternate_on}')" 1
+# The first frame may be caught half drawn: wait for its last line.
+wait_for "root .*every 200ms" >/dev/null
 like "tmux 80x24: generations from the fixture" "$screen" "gens 2\.\.5"
 like "tmux 80x24: status line at the bottom row" "$(printf '%s\n' "$screen" | sed -n 24p)" "root .*every 200ms"
 step "tmux: key 2 shows compaction" "scan efficiency 64\.2%" 2
