@@ -166,6 +166,7 @@ spawn(const char *tty, char *const argv[], int ctty)
 	_exit(127);
 }
 
+/* Set the guest up, start the agent and the shell, then reap for ever. */
 int
 main(void)
 {

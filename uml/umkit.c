@@ -61,6 +61,7 @@ cmd_usage(const struct cmd *c)
 	return EXIT_KIT;
 }
 
+/* Dispatch to the command named by argv[1]. */
 int
 main(int argc, char **argv)
 {
