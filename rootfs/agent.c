@@ -802,6 +802,12 @@ serve(void)
 	int		 kv[2 * MAX_JOBS], nfd, i, k, deadlines;
 
 	for (;;) {
+		if (A.jobs == NULL) {
+			/* Nothing else to wait for: block in read(2) itself. */
+			read_link();
+			flush_out();
+			continue;
+		}
 		pfd[0].fd = A.in;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = A.sigfd[0];
