@@ -34,7 +34,7 @@ CPPFLAGS += -MMD -MP
 # Debian packages: installed (root) or named (otherwise) before anything
 # is compiled.  Not needed for cleaning.
 ifeq ($(filter clean distclean help,$(MAKECMDGOALS)),)
-ifneq ($(shell sh uml/deps.sh >&2; echo $$?),0)
+ifneq ($(shell sh uml/deps.sh $(filter fuzz,$(MAKECMDGOALS)) >&2; echo $$?),0)
 $(error missing packages (see above))
 endif
 endif

@@ -1,6 +1,9 @@
 #!/bin/sh
 # Install (as root) or name (otherwise) the Debian packages umkit needs.
 # Checks first; calls apt only when something is missing.
+#
+#   deps.sh          what make, make run and make test need
+#   deps.sh fuzz     also clang and its libFuzzer runtime (make fuzz)
 set -eu
 
 # package            why
@@ -25,6 +28,12 @@ tmux                 driving the TUI in tests
 util-linux           setarch
 ca-certificates      fetching the kernel package over https
 "
+if [ "${1:-}" = fuzz ]; then
+	PKGS="$PKGS
+clang                libFuzzer builds (make fuzz)
+libclang-rt-14-dev   the libFuzzer runtime
+"
+fi
 
 missing=""
 for p in $(printf '%s\n' "$PKGS" | awk 'NF {print $1}'); do
