@@ -30,6 +30,9 @@ is "exec NAME keeps stdout apart" "$(cat /tmp/umkit-g-o.$$)" "o"
 is "exec NAME keeps stderr apart" "$(cat /tmp/umkit-g-e.$$)" "e"
 rm -f /tmp/umkit-g-o.$$ /tmp/umkit-g-e.$$
 
+"$UMKIT" exec -t 1 ta -- sleep 30 >/dev/null 2>&1
+is "exec -t in a named guest returns 124 when the command is killed" "$?" 124
+
 # State persists between commands in a long-lived guest.
 "$UMKIT" exec ta -- sh -c 'echo persisted > /tmp/mark'
 out=$("$UMKIT" exec ta -- cat /tmp/mark)

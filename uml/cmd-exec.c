@@ -141,7 +141,7 @@ const struct cmd cmd_exec = {
 "  -V VARIANT  kernel variant (patches/VARIANT; default base)\n"
 "  -m MEM      guest memory, e.g. 256M or 1G (default 256M)\n"
 "  -c CPUS     guest CPUs (default 2)\n"
-"  -t SECONDS  kill the guest (or CMD, with NAME) after SECONDS\n"
+"  -t SECONDS  kill the guest (with NAME: CMD) after SECONDS; status 124\n"
 "  -A          leave host address-space randomisation on for the guest\n"
 "  -k KERNEL   boot this kernel binary instead of the variant's\n"
 "  -v          copy the guest console to stderr\n"

@@ -814,7 +814,8 @@ link_exec(struct link *l, char *const argv[], int timeout_s, int out_fd,
 			copy_out(err_fd, f->data, f->h.len);
 		else if ((rc = expect_op(l, f, OP_EXIT)) == 0) {
 			proto_dec_u32(f->data, f->h.len, &v);
-			*status = (int)v;
+			/* Killed by its timeout: say so, as timeout(1) does. */
+			*status = (f->h.flags & PF_TIMEOUT) ? 124 : (int)v;
 			done = 1;
 		}
 		free(f);

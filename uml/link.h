@@ -80,7 +80,8 @@ ssize_t	link_write(struct link *, const char *path, const void *data,
  * and stderr are copied to out_fd and err_fd as they arrive (either may be
  * -1 to drop); stdin is /dev/null.  timeout_s > 0 kills the command after
  * that long.  On success returns 0 and sets *status to a shell-style exit
- * status (0-255; 128+N for signal N; 126 not executable; 127 not found).
+ * status (0-255; 128+N for signal N; 126 not executable; 127 not found;
+ * 124 when the timeout killed it, as timeout(1) reports).
  */
 int	link_exec(struct link *, char *const argv[], int timeout_s,
 	    int out_fd, int err_fd, int *status);
