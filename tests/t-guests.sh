@@ -8,8 +8,15 @@ trap cleanup EXIT
 
 out=$("$UMKIT" start -n ta 2>&1)
 like "start prints the guest and its mirror" "$out" 'guest ta started .*run/ta/mnt'
-out=$("$UMKIT" start -n tb -c 1 -m 128M 2>&1)
+out=$("$UMKIT" start -n tb -c 1 -m 128M -A 2>&1)
 like "a second guest starts beside it" "$out" 'guest tb started \(base, 1 CPUs, 128 MiB\)'
+
+# Host ASLR is off for the UML process (personality ADDR_NO_RANDOMIZE,
+# 0x0040000) unless -A asks for it.
+is "a guest's UML process runs with ASLR off" \
+	"$(cat /proc/"$(cat "$TOP/run/ta/uml.pid")"/personality)" "00040000"
+is "-A leaves ASLR on" \
+	"$(cat /proc/"$(cat "$TOP/run/tb/uml.pid")"/personality)" "00000000"
 
 out=$("$UMKIT" start -n ta 2>&1)
 rc=$?

@@ -6,7 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/personality.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -169,6 +173,28 @@ con_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Keep host ASLR on for UML (-A).  UML's main() turns randomisation off
+ * itself, by setting ADDR_NO_RANDOMIZE and re-executing, unless
+ * personality(2) fails; a seccomp filter that fails just that call keeps
+ * the host's randomisation.  Called in the child before exec.
+ */
+static void
+keep_aslr(void)
+{
+	struct sock_filter	f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_personality, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog	prog = { sizeof f / sizeof f[0], f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		dprintf(2, "umkit: cannot keep ASLR on: %s\n", strerror(errno));
+}
+
 /* Move fd to number want in the child (before exec). */
 static void
 child_fd(int fd, int want)
@@ -248,7 +274,10 @@ guest_boot(struct guest *g, const struct guest_opts *o, const char *rundir)
 	if (pid == 0) {
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (!o->aslr)
+		/* Off as UML would set it anyway, which spares its re-exec. */
+		if (o->aslr)
+			keep_aslr();
+		else
 			personality(ADDR_NO_RANDOMIZE);
 		devnull = open("/dev/null", O_RDWR);
 		/* Park the fds above 10 first so the dup2s cannot clobber them. */
