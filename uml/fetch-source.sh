@@ -12,6 +12,8 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/kernel.pin"
+# HOME may be unset (cron, CI): take the user's home from passwd.
+: "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
 apt="$cache/apt"
 src="$cache/src"

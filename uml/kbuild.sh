@@ -20,6 +20,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 build=${UMKIT_BUILD:-$top/build}
 patches=${UMKIT_PATCHES:-$top/patches}
+# HOME may be unset (cron, CI): take the user's home from passwd.
+: "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
 variant=${1:-base}
 
