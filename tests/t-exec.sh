@@ -96,5 +96,9 @@ err=$("$UMKIT" exec -c 99 -- true 2>&1)
 like "the error names the option" "$err" '^umkit: -c 99'
 "$UMKIT" exec -V no-such-variant -- true >/dev/null 2>&1
 is "an unknown variant gives 125" "$?" 125
+err=$(KSRC=/nonexistent "$UMKIT" exec -- true 2>&1)
+is "a bad KSRC gives 125" "$?" 125
+like "and names it" "$err" 'KSRC=/nonexistent is not a Linux source tree'
+no_leftovers "nothing left after a variant or kernel that cannot be had"
 
 done_testing

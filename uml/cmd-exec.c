@@ -31,6 +31,7 @@ exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
 	char		 name[32], *rundir, *log, *tmplog;
 	int		 r, status = 0, why, rc;
 
+	guest_kernel(o);	/* may build; exits on failure, before run/ */
 	snprintf(name, sizeof name, "exec-%d", (int)getpid());
 	o->name = name;
 	if (run_create(name, getpid()) < 0)

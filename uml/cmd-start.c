@@ -421,7 +421,7 @@ start_main(int argc, char **argv)
 		name = default_name(&o);
 	if (run_name_ok(name) < 0)
 		fatal("-n %s: a name is 1-32 letters, digits, '-' or '_'", name);
-	free(guest_kernel(&o));		/* build it here, with output */
+	guest_kernel(&o);		/* build it here, with output */
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		fatalx("pipe");

@@ -79,32 +79,37 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	}
 }
 
-/* The kernel for the options, built on first use. */
-char *
-guest_kernel(const struct guest_opts *o)
+/* The kernel for the options, built on first use (always checked with KSRC). */
+const char *
+guest_kernel(struct guest_opts *o)
 {
 	char	*k, *series, *cmd;
 	int	 st;
 
+	if (o->kpath != NULL)
+		return o->kpath;
 	if (o->kernel != NULL) {
 		if (access(o->kernel, X_OK) < 0)
 			fatalx("-k %s", o->kernel);
-		return xstrdup(o->kernel);
+		return o->kpath = xstrdup(o->kernel);
 	}
 	k = xasprintf("%s/build/k/%s/linux", top_dir(), o->variant);
-	if (access(k, X_OK) == 0)
-		return k;
+	/* With KSRC the kernel may be stale against that tree: let kbuild say. */
+	if (access(k, X_OK) == 0 && getenv("KSRC") == NULL)
+		return o->kpath = k;
 	series = xasprintf("%s/patches/%s/series", top_dir(), o->variant);
 	if (access(series, R_OK) < 0)
 		fatal("no variant '%s' (no %s; see 'umkit variants')", o->variant, series);
 	free(series);
-	warnmsg("kernel for variant %s not built yet; building it now", o->variant);
+	if (getenv("KSRC") == NULL)
+		warnmsg("kernel for variant %s not built yet; building it now",
+		    o->variant);
 	cmd = xasprintf("'%s/uml/kbuild.sh' '%s' >/dev/null", top_dir(), o->variant);
 	st = system(cmd);
 	free(cmd);
 	if (st != 0 || access(k, X_OK) < 0)
 		fatal("building variant %s failed (see above)", o->variant);
-	return k;
+	return o->kpath = k;
 }
 
 /* Append a console line to the ring; note the first panic line. */
@@ -209,7 +214,7 @@ child_fd(int fd, int want)
 
 /* Start the UML process and the console reader. */
 int
-guest_boot(struct guest *g, const struct guest_opts *o, const char *rundir)
+guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 {
 	char		*argv[24], *initrd;
 	int		 sv[2], con[2], ptys = -1, devnull, argc = 0, i;
@@ -222,7 +227,7 @@ guest_boot(struct guest *g, const struct guest_opts *o, const char *rundir)
 	pthread_mutex_init(&g->lock, NULL);
 	pthread_cond_init(&g->cond, NULL);
 	g->rundir = xstrdup(rundir);
-	g->kernel = guest_kernel(o);
+	g->kernel = xstrdup(guest_kernel(o));
 
 	initrd = top_path("build/rootfs/initramfs.cpio");
 	if (access(initrd, R_OK) < 0) {

@@ -16,6 +16,7 @@
 struct guest_opts {
 	const char	*variant;	/* patches/<variant>, default "base" */
 	const char	*kernel;	/* a kernel binary instead of the variant's */
+	const char	*kpath;		/* the kernel resolved by guest_kernel() */
 	long		 mem_mb;	/* guest RAM, default 256 */
 	int		 cpus;		/* guest CPUs, default 2 */
 	int		 aslr;		/* leave host ASLR on for the UML process */
@@ -57,15 +58,16 @@ void	 guest_opt(struct guest_opts *, int opt, const char *arg);
 
 /*
  * Path of the variant's kernel, building it first (uml/kbuild.sh) when it
- * does not exist.  Exits on failure.
+ * does not exist, and remember it in o->kpath.  Exits on failure, so call
+ * it before creating anything that would need cleaning up.
  */
-char	*guest_kernel(const struct guest_opts *);
+const char *guest_kernel(struct guest_opts *);
 
 /*
  * Start the guest.  rundir must exist.  Returns 0, or -1 with a message
  * already printed.
  */
-int	 guest_boot(struct guest *, const struct guest_opts *, const char *rundir);
+int	 guest_boot(struct guest *, struct guest_opts *, const char *rundir);
 
 /* Kill the whole process group and reap it; idempotent. */
 void	 guest_kill(struct guest *);
