@@ -32,12 +32,20 @@ like() {
 	if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"
 	else not_ok "$1" "text: $(printf '%s' "$2" | head -c 600)" "want match: $3"; fi
 }
+# What belongs to guests that were running before this test started (a
+# lab open in another terminal, say): no_leftovers leaves them out.
+_uml_pids() { pgrep -f "$TOP/build/k/.*/linux" | sort; }
+_mounts() { grep " $TOP/run/" /proc/mounts | awk '{print $2}' | sort; }
+_run_dirs() { ls "$TOP/run" 2>/dev/null | grep -v '^log$' | sort; }
+_before_pids=$(_uml_pids) _before_mounts=$(_mounts) _before_run=$(_run_dirs)
+_new() { printf '%s\n' "$2" | grep -vxF -e "$1" -e '' | tr '\n' ' '; }
+
 # no_leftovers DESCRIPTION: no UML process of this checkout, no FUSE mount
-# under run/, and no stale entry in run/.
+# under run/ and no entry in run/ beyond those that were there before.
 no_leftovers() {
-	_p=$(pgrep -f "$TOP/build/k/.*/linux" | tr '\n' ' ')
-	_m=$(grep " $TOP/run/" /proc/mounts | awk '{print $2}' | tr '\n' ' ')
-	_r=$(ls "$TOP/run" 2>/dev/null | grep -v '^log$' | tr '\n' ' ')
+	_p=$(_new "$_before_pids" "$(_uml_pids)")
+	_m=$(_new "$_before_mounts" "$(_mounts)")
+	_r=$(_new "$_before_run" "$(_run_dirs)")
 	if [ -z "$_p$_m$_r" ]; then ok "$1"
 	else not_ok "$1" "uml pids: $_p" "mounts: $_m" "run/: $_r"; fi
 }
