@@ -1,7 +1,8 @@
 /*
  * replay.c - feed each file of the fuzz regression corpus to the fuzz
  * entry point once, without libFuzzer (built with gcc and ASan).  Prints
- * TAP, one line per file; a sanitizer report aborts the run.
+ * one TAP line for the whole corpus, and one per file it cannot read; a
+ * sanitizer report aborts the run and names the input that caused it.
  *
  *   fuzz-replay [DIR]        default: the checked-in tests/fuzz-corpus
  */
@@ -13,7 +14,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sanitizer/common_interface_defs.h>
+
 #include "proto.h"
+
+/* The input being replayed, for the sanitizer's death callback. */
+static const char *current;
+
+/* Name the input that crashed (a sanitizer is about to abort). */
+static void
+say_current(void)
+{
+	fprintf(stderr, "fuzz-replay: crashed on corpus file %s\n",
+	    current ? current : "?");
+	printf("not ok - replay of %s crashed\n", current ? current : "?");
+	fflush(stdout);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -78,6 +94,7 @@ main(int argc, char **argv)
 		printf("not ok 1 - corpus %s is empty\n1..1\n", dir);
 		return 1;
 	}
+	__sanitizer_set_death_callback(say_current);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
 		buf = slurp(path, &len);
@@ -86,14 +103,16 @@ main(int argc, char **argv)
 			    strerror(errno));
 			bad++;
 		} else {
+			current = path;
 			LLVMFuzzerTestOneInput(buf, len);
-			printf("ok %d - replay %s (%zu bytes)\n", ++t,
-			    ents[i]->d_name, len);
+			current = NULL;
 			free(buf);
 		}
 		free(ents[i]);
 	}
 	free(ents);
+	printf("ok %d - replayed the %d inputs of %s under ASan/UBSan\n",
+	    ++t, n - bad, dir);
 	printf("1..%d\n", t);
 	return bad != 0;
 }
