@@ -45,6 +45,7 @@ exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
 	watch_block_signals();
 	if (guest_boot(&g, o, rundir) < 0) {
 		run_remove(name);
+		free(o->kpath);
 		return EXIT_KIT;
 	}
 	w = watch_start(&g, timeout_s);
@@ -72,6 +73,8 @@ exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
 		rc = status;
 	}
 	guest_free(&g);
+	free(o->kpath);
+	o->kpath = NULL;
 	rename(tmplog, log);
 	run_remove(name);
 	free(rundir);

@@ -445,6 +445,7 @@ start_main(int argc, char **argv)
 	}
 	buf[len] = '\0';
 	close(p[0]);
+	free(o.kpath);
 	if (len >= 3 && memcmp(buf + len - 3, "ok\n", 3) == 0) {
 		buf[len - 3] = '\0';
 		fputs(buf, stderr);

@@ -16,7 +16,7 @@
 struct guest_opts {
 	const char	*variant;	/* patches/<variant>, default "base" */
 	const char	*kernel;	/* a kernel binary instead of the variant's */
-	const char	*kpath;		/* the kernel resolved by guest_kernel() */
+	char		*kpath;		/* resolved by guest_kernel(); caller frees */
 	long		 mem_mb;	/* guest RAM, default 256 */
 	int		 cpus;		/* guest CPUs, default 2 */
 	int		 aslr;		/* leave host ASLR on for the UML process */
