@@ -158,6 +158,27 @@ else
 fi
 gone $B "stop $B leaves no mount, process or run/ entry"
 
+# Binary files read at any offset: the same bytes as in the guest, for
+# low pfns (the kernel image: their flags do not change).
+hb=$(dd if="$MA/proc/kpageflags" bs=8 skip=16 count=64 2>/dev/null | od -An -tx8 | tr -s ' \n' ' ')
+gb=$("$UMKIT" exec $A -- sh -c 'dd if=/proc/kpageflags bs=8 skip=16 count=64 2>/dev/null | od -An -tx8' | tr -s ' \n' ' ')
+if [ -n "$hb" ] && [ "$hb" = "$gb" ]; then ok "kpageflags at an offset reads the guest's bytes"
+else not_ok "kpageflags at an offset reads the guest's bytes" "mirror: $hb" "guest: $gb"; fi
+
+# A hung guest (every UML process stopped): reads fail with EIO within
+# 2 s instead of hanging; once it runs again, reads work again.
+pg=$(cat "$TOP/run/$A/uml.pid")
+/bin/kill -s STOP -- "-$pg"
+t0=$(ms)
+err=$(cat "$MA/proc/meminfo" 2>&1 >/dev/null)
+dt=$(($(ms) - t0))
+/bin/kill -s CONT -- "-$pg"
+like "a hung guest's read fails with EIO" "$err" 'Input/output error'
+if [ $dt -le 2000 ]; then ok "and within 2 s ($dt ms)"
+else not_ok "a hung guest's read fails within 2 s" "$dt ms"; fi
+sleep 0.5
+like "reads work again once the guest runs" "$(head -1 "$MA/proc/meminfo" 2>&1)" '^MemTotal:'
+
 # Kill guest A while a reader loops: EIO within 2 s.
 (while cat "$MA/proc/vmstat" > /dev/null 2> "$TMP/err"; do :; done
 	ms > "$TMP/failed") &

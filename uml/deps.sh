@@ -25,7 +25,8 @@ libncurses-dev       the TUI
 pkg-config           finding libfuse3 / ncurses flags
 libcmocka-dev        C unit tests
 tmux                 driving the TUI in tests
-util-linux           setarch
+util-linux           setarch, flock
+procps               pgrep and kill for the tests
 ca-certificates      fetching the kernel package over https
 "
 if [ "${1:-}" = fuzz ]; then

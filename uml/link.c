@@ -71,6 +71,7 @@ struct link {
 	struct proto_hello peer;
 	uint32_t	 next_id;
 	int		 timeout_ms;
+	int		 stalled;	/* a call timed out; nothing heard since */
 	int		 users;		/* calls between begin and end */
 	struct waiter	*waiters;
 };
@@ -208,6 +209,7 @@ got_frame(struct link *l, const struct proto_hdr *h, const uint8_t *p)
 		return -1;
 	}
 	pthread_mutex_lock(&l->lock);
+	l->stalled = 0;		/* the agent is heard from again */
 	if (h->op == OP_HELLO && h->err == 0) {
 		proto_dec_hello(p, h->len, &hello);
 		if (hello.version != PROTO_VERSION && !l->version_err) {
@@ -366,7 +368,8 @@ call_begin(struct link *l, struct call *c, int force)
 
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_lock(&l->lock);
-	c->deadline = mono_ms() + l->timeout_ms;
+	c->deadline = mono_ms() +
+	    (l->stalled ? LINK_STALLED_MS : l->timeout_ms);
 	while (!force && !l->hello && !l->dead && rc == 0)
 		rc = wait_until(&l->state, &l->lock, c->deadline);
 	if (l->dead || (!force && !l->hello)) {
@@ -509,8 +512,12 @@ call_simple(struct link *l, struct call *c, struct frame **fp)
 	if ((rc = call_send(l, c)) != 0)
 		return rc;
 	if ((rc = call_next(l, c, c->deadline, fp)) != 0) {
-		if (rc == -ETIMEDOUT)
+		if (rc == -ETIMEDOUT) {
 			link_log(l, "request %u timed out", c->w.id);
+			pthread_mutex_lock(&l->lock);
+			l->stalled = 1;
+			pthread_mutex_unlock(&l->lock);
+		}
 		return -EIO;
 	}
 	if ((*fp)->h.err != 0) {

@@ -13,6 +13,11 @@
  * -EIO, and once the guest is gone (EOF or garbage on the line) every
  * pending and future call fails with -EIO at once.
  *
+ * After a request has timed out, later requests wait only LINK_STALLED_MS
+ * until the agent is heard from again: a hung guest then fails a whole
+ * path walk through the mirror (several requests) within about 2 s, not
+ * once per step, and the first answer brings full timeouts back.
+ *
  * Return values: 0 or a byte count on success, a negative errno on failure
  * (errors the guest reports carry the guest's errno).
  */
@@ -28,6 +33,8 @@ struct link;
 
 /* Default time a request may take before it fails with -EIO. */
 #define LINK_TIMEOUT_MS 2000
+/* The same while the agent has not answered since a request timed out. */
+#define LINK_STALLED_MS 150
 
 /*
  * Take over fd (the host end of the line) and start the reader thread.

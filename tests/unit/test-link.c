@@ -988,7 +988,23 @@ test_hung_peer(void **state)
 	dt = now_ms() - t0;
 	assert_true(dt >= LINK_TIMEOUT_MS - 50 && dt <= LINK_TIMEOUT_MS + 300);
 	assert_true(log_has(&p, "timed out"));
+	/* Still silent: the next call gives up after LINK_STALLED_MS... */
+	t0 = now_ms();
+	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
+	dt = now_ms() - t0;
+	assert_true(dt >= LINK_STALLED_MS - 50 && dt <= LINK_STALLED_MS + 300);
+	/* ...until the agent is heard from: then full timeouts again. */
+	fake_hello(&p, PROTO_VERSION);
+	usleep(100000);
+	t0 = now_ms();
+	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
+	dt = now_ms() - t0;
+	assert_true(dt >= LINK_TIMEOUT_MS - 50 && dt <= LINK_TIMEOUT_MS + 300);
+	peer_stop(&p);
+
 	/* A shorter timeout. */
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
 	link_set_timeout(p.l, 300);
 	t0 = now_ms();
 	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
