@@ -4,7 +4,7 @@
 #   make run        boot the default kernel, mount the mirror, open the TUI
 #   make test       all tests; ends with "N passed, N failed"
 #   make bench      benchmarks, printing their figures
-#   make fuzz       fuzz the protocol decoders for a bounded time
+#   make fuzz       fuzz the protocol decoders and parsers, bounded time
 #   make clean      build outputs;  make distclean  also source and caches
 #
 # Each part keeps its rules in its own directory (uml/uml.mk, rootfs/
@@ -59,4 +59,4 @@ distclean: clean
 	rm -rf run "$${UMKIT_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/umkit}"
 
 help:
-	@sed -n '3,10p' Makefile | sed 's/^# *//'
+	@sed -n '3,9p' Makefile | sed 's/^# *//'
