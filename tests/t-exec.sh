@@ -61,22 +61,16 @@ is "a guest panic returns 123" "$rc" 123
 like "the panic text is shown" "$err" 'Kernel panic - not syncing'
 no_leftovers "nothing left after a panic"
 
-# Ctrl-C (SIGINT to umkit) kills the guest and cleans up.
-"$UMKIT" exec -- sleep 60 >/dev/null 2>&1 &
-pid=$!
-sleep 1.5
-kill -INT $pid
-wait $pid
-is "SIGINT gives 130" "$?" 130
-no_leftovers "nothing left after SIGINT"
-
-"$UMKIT" exec -- sleep 60 >/dev/null 2>&1 &
-pid=$!
-sleep 1.5
-kill -TERM $pid
-wait $pid
-is "SIGTERM gives 143" "$?" 143
-no_leftovers "nothing left after SIGTERM"
+# Ctrl-C (SIGINT to umkit) and SIGTERM kill the guest and clean up.
+for sig in INT:130 TERM:143; do
+	"$UMKIT" exec -- sleep 60 >/dev/null 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -"${sig%:*}" $pid
+	wait $pid
+	is "SIG${sig%:*} gives ${sig#*:}" "$?" "${sig#*:}"
+	no_leftovers "nothing left after SIG${sig%:*}"
+done
 
 # A host process killed outright leaves a stale run dir; the next command
 # cleans it (UML dies with its parent through PDEATHSIG).

@@ -69,8 +69,7 @@ reply(int fd, const char *fmt, ...)
 	char	*s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		fatal("out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	ctl_send(fd, s, strlen(s), NULL, 0);
 	free(s);

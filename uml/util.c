@@ -57,6 +57,17 @@ xstrdup(const char *s)
 	return p;
 }
 
+/* Format a va_list into a new string or die. */
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	char	*s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		fatal("out of memory");
+	return s;
+}
+
 /* Format into a new string or die. */
 char *
 xasprintf(const char *fmt, ...)
@@ -65,8 +76,7 @@ xasprintf(const char *fmt, ...)
 	char	*s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		fatal("out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }

@@ -21,6 +21,7 @@ void	*xcalloc(size_t, size_t);
 void	*xrealloc(void *, size_t);
 char	*xstrdup(const char *);
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+char	*xvasprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
 
 /* Print "umkit: message" and exit with EXIT_KIT. */
 void	 fatal(const char *, ...) __attribute__((format(printf, 1, 2), noreturn));
