@@ -47,11 +47,7 @@ static void test_broken(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/proc/buddyinfo", &len);
-
-	robust(b, len, run);
-	free(b);
+	robust_fixture("guest/proc/buddyinfo", SIZE_MAX, run);
 	(void)st;
 }
 

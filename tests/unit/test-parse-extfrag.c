@@ -50,11 +50,7 @@ static void test_values(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/sys/kernel/debug/extfrag/extfrag_index", &len);
-
-	robust(b, len, run);
-	free(b);
+	robust_fixture("guest/sys/kernel/debug/extfrag/extfrag_index", SIZE_MAX, run);
 	(void)st;
 }
 

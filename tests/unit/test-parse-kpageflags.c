@@ -106,11 +106,7 @@ static void test_classes(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/proc/kpageflags", &len);
-
-	robust(b, len > 4096 ? 4096 : len, run);
-	free(b);
+	robust_fixture("guest/proc/kpageflags", 4096, run);
 	(void)st;
 }
 

@@ -104,14 +104,8 @@ static void test_broken(void **st)
 /* Every prefix and corrupted copy of both files is handled. */
 static void test_robust(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/sys/kernel/debug/lru_gen_full", &len);
-
-	robust(b, len, run);
-	free(b);
-	b = fixture("guest/sys/kernel/debug/lru_gen", &len);
-	robust(b, len, run);
-	free(b);
+	robust_fixture("guest/sys/kernel/debug/lru_gen_full", SIZE_MAX, run);
+	robust_fixture("guest/sys/kernel/debug/lru_gen", SIZE_MAX, run);
 	(void)st;
 }
 

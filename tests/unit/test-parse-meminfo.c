@@ -70,11 +70,7 @@ static void test_psi(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/proc/meminfo", &len);
-
-	robust(b, len, run);
-	free(b);
+	robust_fixture("guest/proc/meminfo", SIZE_MAX, run);
 	(void)st;
 }
 

@@ -108,11 +108,7 @@ static void test_broken(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/sys/kernel/tracing/trace", &len);
-
-	robust(b, len, run);
-	free(b);
+	robust_fixture("guest/sys/kernel/tracing/trace", SIZE_MAX, run);
 	(void)st;
 }
 

@@ -82,4 +82,15 @@ static inline void robust(const char *buf, size_t len,
 	}
 }
 
+/* robust() on the first max bytes of tests/fixtures/REL. */
+static inline void robust_fixture(const char *rel, size_t max,
+				  int (*fn)(const char *, size_t, char *err))
+{
+	size_t len;
+	char *b = fixture(rel, &len);
+
+	robust(b, len < max ? len : max, fn);
+	free(b);
+}
+
 #endif
