@@ -366,6 +366,25 @@ static void fit_canvas(void)
 	cv_resize(&T.cv, cols, rows);
 }
 
+/* Enter curses (restored by end_curses on every exit path), set up colour
+ * or its monochrome fallback, and size the canvas to the terminal. */
+static void start_curses(void)
+{
+	fatal_set_cleanup(end_curses);
+	if (!initscr())
+		fatal("cannot initialise the terminal");
+	T.curses_on = true;
+	curs_set(0);
+	if (ui.color && has_colors()) {
+		start_color();
+		use_default_colors();
+	} else {
+		ui.color = false;
+	}
+	draw_init_curses();
+	fit_canvas();
+}
+
 /* The interactive loop: update on the interval, keys, resize, signals. */
 static int run(void)
 {
@@ -378,26 +397,13 @@ static int run(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	fatal_set_cleanup(end_curses);
 	atexit(end_curses);
-
-	if (!initscr())
-		fatal("cannot initialise the terminal");
-	T.curses_on = true;
+	start_curses();
 	cbreak();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
-	curs_set(0);
-	if (ui.color && has_colors()) {
-		start_color();
-		use_default_colors();
-	} else {
-		ui.color = false;
-	}
-	draw_init_curses();
-	fit_canvas();
 	update(false);
 	next = mono_ms() + T.interval_ms;
 	show();
@@ -448,19 +454,7 @@ static int bench(int n)
 {
 	double *t = xcalloc((size_t)n, sizeof(double)), sum = 0;
 
-	if (!initscr())
-		fatal("cannot initialise the terminal");
-	T.curses_on = true;
-	fatal_set_cleanup(end_curses);
-	curs_set(0);
-	if (ui.color && has_colors()) {
-		start_color();
-		use_default_colors();
-	} else {
-		ui.color = false;
-	}
-	draw_init_curses();
-	fit_canvas();
+	start_curses();
 	update(false);
 	for (int i = 0; i < n; i++) {
 		double t0 = mono_ms();
