@@ -81,17 +81,26 @@ xasprintf(const char *fmt, ...)
 	return s;
 }
 
+/* "umkit: message[: strerror(err)]" on stderr; err 0 adds nothing. */
+static void
+vsay(int err, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", progname);
+	vfprintf(stderr, fmt, ap);
+	if (err != 0)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
 /* Print an error and exit with the kit's error code. */
 void
 fatal(const char *fmt, ...)
 {
 	va_list	ap;
 
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(EXIT_KIT);
 }
 
@@ -102,11 +111,9 @@ fatalx(const char *fmt, ...)
 	va_list	ap;
 	int	e = errno;
 
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(e, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(e));
 	exit(EXIT_KIT);
 }
 
@@ -116,11 +123,9 @@ warnmsg(const char *fmt, ...)
 {
 	va_list	ap;
 
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /*
