@@ -37,24 +37,50 @@ void buf_free(struct buf *b)
 	b->len = b->cap = 0;
 }
 
+/*
+ * Read fd into out, after what it holds: to EOF with read(2) when want is
+ * 0, else with pread(2) from off until out holds want bytes (or EOF).  The
+ * content is NUL-terminated.  Returns 0 or -errno.
+ */
+static int read_fd(int fd, struct buf *out, size_t want, off_t off)
+{
+	ssize_t r;
+
+	if (want)
+		buf_reserve(out, want);
+	for (;;) {
+		if (!want && out->len + 16384 + 1 > out->cap)
+			buf_reserve(out, out->len + 65536);
+		if (want && out->len >= want)
+			break;
+		if (want)
+			r = pread(fd, out->p + out->len, want - out->len, off + (off_t)out->len);
+		else
+			r = read(fd, out->p + out->len, out->cap - 1 - out->len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			out->p[out->len] = '\0';
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		out->len += (size_t)r;
+	}
+	out->p[out->len] = '\0';
+	return 0;
+}
+
 /* Read a whole small file of the recording's directory. */
 static char *slurp(int dirfd, const char *rel, size_t *len)
 {
 	struct buf b = { 0 };
-	ssize_t r;
 	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
-	for (;;) {
-		buf_reserve(&b, b.len + 65536);
-		r = read(fd, b.p + b.len, b.cap - 1 - b.len);
-		if (r <= 0)
-			break;
-		b.len += (size_t)r;
-	}
+	read_fd(fd, &b, 0, 0);
 	close(fd);
-	b.p[b.len] = '\0';
 	*len = b.len;
 	return b.p;
 }
@@ -151,63 +177,31 @@ static int note(struct source *s, const char *rel, int e)
 /* Read the whole file with one read loop. */
 int source_read(struct source *s, const char *rel, struct buf *out)
 {
-	int fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
+	int fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC), r;
 
 	out->len = 0;
 	buf_reserve(out, 0);
 	out->p[0] = '\0';
 	if (fd < 0)
 		return note(s, rel, errno);
-	for (;;) {
-		if (out->cap - 1 - out->len < 16384)
-			buf_reserve(out, out->len + 65536);
-		r = read(fd, out->p + out->len, out->cap - 1 - out->len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		out->len += (size_t)r;
-	}
-	if (r < 0) {
-		int e = errno;
-
-		close(fd);
-		out->p[out->len] = '\0';
-		return note(s, rel, e);
-	}
+	r = read_fd(fd, out, 0, 0);
 	close(fd);
-	out->p[out->len] = '\0';
-	return 0;
+	return r < 0 ? note(s, rel, -r) : 0;
 }
 
 /* Read a byte range (kpageflags) with pread. */
 int source_pread(struct source *s, const char *rel, off_t off, size_t len,
 		 struct buf *out)
 {
-	int fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC);
-	ssize_t r = 0;
+	int fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC), r;
 
 	out->len = 0;
 	buf_reserve(out, len);
 	if (fd < 0)
 		return note(s, rel, errno);
-	while (out->len < len) {
-		r = pread(fd, out->p + out->len, len - out->len, off + (off_t)out->len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		out->len += (size_t)r;
-	}
-	if (r < 0) {
-		int e = errno;
-
-		close(fd);
-		return note(s, rel, e);
-	}
+	r = read_fd(fd, out, len, off);
 	close(fd);
-	return 0;
+	return r < 0 ? note(s, rel, -r) : 0;
 }
 
 /* Enumerate a directory of the tree. */
