@@ -162,6 +162,14 @@ export KBUILD_BUILD_TIMESTAMP="umkit" KBUILD_BUILD_USER=umkit KBUILD_BUILD_HOST=
 cc="gcc"
 command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
 jobs=$(nproc 2>/dev/null || echo 2)
+# One kernel build at a time per user, across checkouts: each one uses
+# every core, and two at once only make both slower.
+mkdir -p "$cache"
+exec 8>"$cache/kbuild.lock"
+if ! flock -n 8; then
+	echo "umkit: waiting for another kernel build to finish" >&2
+	flock 8
+fi
 # No kernel while building: an interrupted or failed build must not leave
 # the previous binary looking like the result of these inputs.
 rm -f "$vdir/linux.new" "$vdir/linux"
