@@ -1,8 +1,9 @@
 /*
  * init.c - the guest's /init (PID 1), a static program.
  *
- * Mounts the kernel's file systems, puts swap on zram (so anonymous pages
- * can be reclaimed in labs), starts the agent on the host link (ttyS1)
+ * Mounts the kernel's file systems and the scratch disk (/dev/ubda at
+ * /mnt/disk, when the launcher gave one), puts swap on zram (so anonymous
+ * pages can be reclaimed in labs), starts the agent on the host link (ttyS1)
  * and a shell on the console line (ttyS2), prints its markers and then
  * reaps orphans for ever.  Written in C rather than as a shell script
  * because every command a script runs costs a fork and an exec, several
@@ -28,6 +29,7 @@
 
 #define AGENT	"/usr/lib/umkit/umkit-agent"
 #define SHELL	"/bin/sh"
+#define DISK	"/mnt/disk"
 
 static char *const env[] = {
 	"PATH=/bin:/sbin:/usr/bin:/usr/lib/umkit",
@@ -93,6 +95,21 @@ uptime(void)
 		return "?";
 	buf[strcspn(buf, " ")] = '\0';
 	return buf;
+}
+
+/*
+ * The scratch disk: ext4 made by the launcher (uml/mkdisk.sh), its pages
+ * on the file LRU.  noatime: reading a file writes nothing to the disk.
+ */
+static void
+disk(void)
+{
+	if (access("/dev/ubda", F_OK) < 0)
+		return;
+	mkdir("/mnt", 0755);
+	mkdir(DISK, 0755);
+	if (mount("/dev/ubda", DISK, "ext4", MS_NOATIME, NULL) < 0)
+		complain("mount /dev/ubda on " DISK);
 }
 
 /*
@@ -185,6 +202,7 @@ main(void)
 	mnt("devpts", "/dev/pts", NULL);
 	mkdir("/tmp", 01777);
 	sethostname("umkit", 5);
+	disk();
 	zram_swap();
 
 	if (access("/dev/ttyS1", F_OK) == 0 && spawn(NULL, agent, 0) < 0)

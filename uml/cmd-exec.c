@@ -106,7 +106,7 @@ exec_main(int argc, char **argv)
 	const char		*name = NULL;
 
 	guest_opts_init(&o);
-	while ((c = getopt_long(argc, argv, "+V:m:c:t:k:Avh", help_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+V:m:c:d:t:k:Avh", help_opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			timeout_s = strtol(optarg, &end, 10);
@@ -136,7 +136,7 @@ exec_main(int argc, char **argv)
 
 const struct cmd cmd_exec = {
 	.name = "exec",
-	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-t SECONDS] [-A] [-v] [NAME] -- CMD [ARGS...]",
+	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-t SECONDS] [-A] [-v] [NAME] -- CMD [ARGS...]",
 	.help =
 "Boot a fresh guest, run CMD in it, and exit with CMD's status; or, with\n"
 "NAME, run CMD in the running guest NAME.  CMD's stdout and stderr arrive\n"
@@ -145,6 +145,7 @@ const struct cmd cmd_exec = {
 "  -V VARIANT  kernel variant (patches/VARIANT; default base)\n"
 "  -m MEM      guest memory, e.g. 256M or 1G (default 256M)\n"
 "  -c CPUS     guest CPUs (default 2)\n"
+"  -d DISK     scratch disk size at /mnt/disk, e.g. 4G (default 2G); 0: none\n"
 "  -t SECONDS  kill the guest (with NAME: CMD) after SECONDS; status 124\n"
 "  -A          leave host address-space randomisation on for the guest\n"
 "  -k KERNEL   boot this kernel binary instead of the variant's\n"

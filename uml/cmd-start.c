@@ -401,7 +401,7 @@ start_main(int argc, char **argv)
 	pid_t			 pid;
 
 	guest_opts_init(&o);
-	while ((c = getopt_long(argc, argv, "+V:m:c:k:n:Avh", help_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+V:m:c:d:k:n:Avh", help_opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			name = optarg;
@@ -663,7 +663,7 @@ out:
 
 const struct cmd cmd_start = {
 	.name = "start",
-	.usage = "start [-V VARIANT] [-m MEM] [-c CPUS] [-A] [-n NAME]",
+	.usage = "start [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-A] [-n NAME]",
 	.help =
 "Boot a long-lived guest called NAME (default: the variant's name) and\n"
 "mount its mirror at run/NAME/mnt: the guest's /proc and /sys (with\n"
@@ -673,6 +673,7 @@ const struct cmd cmd_start = {
 "  -V VARIANT  kernel variant (default base)   -m MEM   memory (256M)\n"
 "  -c CPUS     CPUs (default 2)                -A       host ASLR on\n"
 "  -k KERNEL   boot this kernel binary         -n NAME  the guest's name\n"
+"  -d DISK     scratch disk at /mnt/disk (default 2G; 0: none)\n"
 "\n"
 "Example:\n"
 "  umkit start -n lab -c 4 && cat run/lab/mnt/proc/meminfo && umkit stop lab",

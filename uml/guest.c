@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "disk.h"
 #include "guest.h"
 #include "util.h"
 
@@ -42,6 +43,7 @@ guest_opts_init(struct guest_opts *o)
 	o->variant = getenv("UMKIT_VARIANT") ? getenv("UMKIT_VARIANT") : "base";
 	o->mem_mb = GUEST_DEFAULT_MEM_MB;
 	o->cpus = GUEST_DEFAULT_CPUS;
+	o->disk_mb = DISK_DEFAULT_MB;
 }
 
 /* Apply one option shared by every command that boots a guest. */
@@ -69,6 +71,11 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 		if (*arg == '\0' || *end != '\0' || v < 1 || v > GUEST_MAX_CPUS)
 			fatal("-c %s: want a CPU count from 1 to %d", arg, GUEST_MAX_CPUS);
 		o->cpus = v;
+		break;
+	case 'd':
+		if ((o->disk_mb = disk_parse_mb(arg)) < 0)
+			fatal("-d %s: want a disk size like 2G or 512M (at least "
+			    "%dM), or 0 for no disk", arg, DISK_MIN_MB);
 		break;
 	case 'A':
 		o->aslr = 1;
@@ -217,7 +224,7 @@ int
 guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 {
 	char		*argv[24], *initrd;
-	int		 sv[2], con[2], ptys = -1, devnull, argc = 0, i;
+	int		 sv[2], con[2], ptys = -1, disk = -1, devnull, argc = 0, i;
 	pid_t		 pid;
 
 	memset(g, 0, sizeof *g);
@@ -236,6 +243,10 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 		return -1;
 	}
 
+	if (o->disk_mb > 0 && (disk = disk_make(rundir, o->disk_mb)) < 0) {
+		free(initrd);
+		return -1;
+	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    pipe2(con, O_CLOEXEC) < 0)
 		fatalx("socketpair/pipe");
@@ -265,6 +276,13 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	argv[argc++] = xstrdup("ssl1=fd:3");
 	if (ptys >= 0)
 		argv[argc++] = xstrdup("ssl2=fd:4");
+	/*
+	 * By descriptor: UML's ubd= syntax cannot quote ',' or ':' in paths.
+	 * Without a disk, a path that cannot exist: UML would otherwise take
+	 * a file called root_fs in the current directory as its disk.
+	 */
+	argv[argc++] = xstrdup(disk >= 0 ? "ubd0=/proc/self/fd/5" :
+	    "ubd0=/dev/null/no-disk");
 	argv[argc++] = xasprintf("umid=umkit-%s", o->name);
 	argv[argc++] = xasprintf("uml_dir=%s/", rundir);
 	/* Skip the 40 ms delay-loop calibration; UML hardly uses udelay. */
@@ -290,13 +308,17 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 		con[1] = fcntl(con[1], F_DUPFD, 10);
 		if (ptys >= 0)
 			ptys = fcntl(ptys, F_DUPFD, 10);
+		if (disk >= 0)
+			disk = fcntl(disk, F_DUPFD, 10);
 		child_fd(devnull, 0);
 		child_fd(con[1], 1);
 		child_fd(con[1], 2);
 		child_fd(sv[1], 3);
 		if (ptys >= 0)
 			child_fd(ptys, 4);
-		for (i = 5; i < 1024; i++)
+		if (disk >= 0)
+			child_fd(disk, 5);
+		for (i = disk >= 0 ? 6 : 5; i < 1024; i++)
 			close(i);
 		signal(SIGPIPE, SIG_DFL);
 		execv(argv[0], argv);
@@ -312,6 +334,8 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	close(con[1]);
 	if (ptys >= 0)
 		close(ptys);
+	if (disk >= 0)
+		close(disk);
 	g->link_fd = sv[0];
 	g->con_fd = con[0];
 	if (pthread_create(&g->con_thread, NULL, con_main, g) != 0)

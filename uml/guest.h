@@ -6,6 +6,7 @@
  *   fd 1,2  a pipe to the console reader thread (log file + panic watch)
  *   fd 3    ssl1, the agent's line: the other end is guest.link_fd
  *   fd 4    ssl2, the console shell's line: a pty, master in guest.pty_fd
+ *   fd 5    the scratch disk run/NAME/disk.img (ubd0), unless -d 0
  */
 #ifndef UMKIT_GUEST_H
 #define UMKIT_GUEST_H
@@ -20,6 +21,7 @@ struct guest_opts {
 	long		 mem_mb;	/* guest RAM, default 256 */
 	int		 cpus;		/* guest CPUs, default 2 */
 	int		 aslr;		/* leave host ASLR on for the UML process */
+	long		 disk_mb;	/* scratch disk (ubd0, /mnt/disk); 0: none */
 	int		 verbose;	/* copy the console to stderr */
 	const char	*name;		/* run/NAME and the UML umid */
 	const char	*logpath;	/* console log file */
@@ -53,7 +55,7 @@ struct guest {
 
 /* Default options. */
 void	 guest_opts_init(struct guest_opts *);
-/* Parse -m/-c/-V/-k/-A/-v style option values; exits with a clear error. */
+/* Parse -m/-c/-d/-V/-k/-A/-v style option values; exits with a clear error. */
 void	 guest_opt(struct guest_opts *, int opt, const char *arg);
 
 /*

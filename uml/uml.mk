@@ -8,7 +8,7 @@ include $(wildcard uml/link.mk uml/mirror.mk)
 FUSE_CFLAGS	:= $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 
-LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/run.c uml/watch.c \
+LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/run.c uml/watch.c \
 		   uml/ctl.c uml/cmd-exec.c uml/cmd-start.c uml/cmd-misc.c
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
