@@ -357,7 +357,7 @@ kv_run(void)
 	struct client	*c;
 	struct wl_hist	*all;
 	uint64_t	 t0, t1, l0, l1, ops = 0, gets = 0, sets = 0, per;
-	long long	 in0, out0;
+	long long	 in0, out0, swap;
 	double		 tpu, secs;
 	size_t		 bytes;
 	int		 i;
@@ -409,6 +409,7 @@ kv_run(void)
 	kv.deadline_tsc = wl_tsc() + (uint64_t)(o_time * 1e6 * tpu);
 	run_clients(c, client_main);
 	t1 = wl_now_ns();
+	swap = wl_meminfo("SwapTotal") - wl_meminfo("SwapFree");
 
 	all = wl_alloc(sizeof *all);
 	for (i = 0; i < o_threads; i++) {
@@ -436,6 +437,7 @@ kv_run(void)
 	wl_out_num("p999_us", wl_hist_pct(all, 99.9) / tpu, 2);
 	wl_out_int("swapin_pages", wl_vmstat("pswpin") - in0);
 	wl_out_int("swapout_pages", wl_vmstat("pswpout") - out0);
+	wl_out_int("swap_used_mb", swap >> 20);
 	wl_out_end();
 	return 0;
 }

@@ -12,7 +12,8 @@
  * (seed 004 is about its per-cgroup cost).  Reports MB/s (10^6 bytes)
  * over both passes of all workers, each pass's rate, the workingset
  * counters' moves in /proc/vmstat during the run, and the size of the
- * file LRU at the end (before the files are removed).
+ * file LRU at the end, before the files are removed (from /proc/vmstat,
+ * which lags by the per-cpu deltas and LRU batches: up to ~1%).
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -533,6 +533,13 @@ wl_mem_total(void)
 	return v;
 }
 
+/* One /proc/meminfo field, in bytes. */
+long long
+wl_meminfo(const char *key)
+{
+	return proc_value("/proc/meminfo", key, 1024);
+}
+
 /* One /proc/vmstat counter. */
 long long
 wl_vmstat(const char *key)

@@ -114,6 +114,8 @@ void	 wl_pin(int cpu);
 int	 wl_ncpus(void);
 /* MemTotal in bytes. */
 long long wl_mem_total(void);
+/* A /proc/meminfo field in bytes (-1 if absent). */
+long long wl_meminfo(const char *key);
 /* A /proc/vmstat counter (-1 if absent). */
 long long wl_vmstat(const char *key);
 /* Write a string to a file (sysfs, cgroupfs, procfs); -1 with errno. */
