@@ -11,6 +11,7 @@
  *
  * Console markers (the launcher's benchmarks read them from the log):
  *   umkit-init uptime=SECONDS    when /init started
+ *   umkit-disk mount_us=N        how long mounting the scratch disk took
  *   umkit-ready uptime=SECONDS   when the agent was started
  */
 #define _GNU_SOURCE
@@ -25,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define AGENT	"/usr/lib/umkit/umkit-agent"
@@ -104,12 +106,20 @@ uptime(void)
 static void
 disk(void)
 {
+	struct timespec	a, b;
+
 	if (access("/dev/ubda", F_OK) < 0)
 		return;
 	mkdir("/mnt", 0755);
 	mkdir(DISK, 0755);
-	if (mount("/dev/ubda", DISK, "ext4", MS_NOATIME, NULL) < 0)
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	if (mount("/dev/ubda", DISK, "ext4", MS_NOATIME, NULL) < 0) {
 		complain("mount /dev/ubda on " DISK);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	dprintf(1, "umkit-disk mount_us=%ld\n", (long)((b.tv_sec - a.tv_sec) *
+	    1000000 + (b.tv_nsec - a.tv_nsec) / 1000));
 }
 
 /*
