@@ -4,7 +4,10 @@
 # 5): mean, coefficient of variation (sample sd / mean) and min..max.
 # The labs and 'umkit smoke' compare kernels with these figures, so a CV
 # above 3% is flagged; the options below are the remedies applied (CPU
-# pinning, warm-up, run length), see the README's workload table.
+# pinning, warm-up, fixed work).  What remains is the host's: a fixed CPU
+# loop on the host, timed before each boot, is printed last; on a 2-CPU
+# host shared with other builds and guests it varied by 24-29%, and every
+# wall-time figure with it, while kernel counters stayed within ~2%.
 #
 #   BENCH_BOOTS=N     boots (default 5)
 #   BENCH_VARIANT=V   kernel variant (default base)
