@@ -194,7 +194,7 @@ fr_run(void)
 	}
 	pfn = wl_alloc(npages * sizeof *pfn);
 	blocks = count_blocks(mem, npages, ppb, 1, pfn);
-	/* Mixed: a pageblock where we keep a page and freed another. */
+	/* Mixed: a pageblock our kept pages do not fill (the rest we freed). */
 	if (blocks > 0) {
 		kb = wl_alloc(npages * sizeof *kb);
 		for (p = 0; p < npages; p++)
