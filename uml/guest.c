@@ -54,7 +54,7 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	switch (opt) {
 	case 'V':
 		if (*arg == '\0' || strchr(arg, '/') != NULL || *arg == '.')
-			fatal("-V %s: not a variant name (see 'umkit variants')", arg);
+			fatalx("-V %s: not a variant name (see 'umkit variants')", arg);
 		o->variant = arg;
 		break;
 	case 'k':
@@ -62,12 +62,12 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 		break;
 	case 'm':
 		if ((o->mem_mb = parse_mem_mb(arg)) < 32)
-			fatal("-m %s: want a size like 256M or 1G (at least 32M)", arg);
+			fatalx("-m %s: want a size like 256M or 1G (at least 32M)", arg);
 		break;
 	case 'c':
 		v = strtol(arg, &end, 10);
 		if (*arg == '\0' || *end != '\0' || v < 1 || v > GUEST_MAX_CPUS)
-			fatal("-c %s: want a CPU count from 1 to %d", arg, GUEST_MAX_CPUS);
+			fatalx("-c %s: want a CPU count from 1 to %d", arg, GUEST_MAX_CPUS);
 		o->cpus = v;
 		break;
 	case 'A':
@@ -90,7 +90,7 @@ guest_kernel(struct guest_opts *o)
 		return o->kpath;
 	if (o->kernel != NULL) {
 		if (access(o->kernel, X_OK) < 0)
-			fatalx("-k %s", o->kernel);
+			fatal("-k %s", o->kernel);
 		return o->kpath = xstrdup(o->kernel);
 	}
 	k = xasprintf("%s/build/k/%s/linux", top_dir(), o->variant);
@@ -99,7 +99,7 @@ guest_kernel(struct guest_opts *o)
 		return o->kpath = k;
 	series = xasprintf("%s/patches/%s/series", top_dir(), o->variant);
 	if (access(series, R_OK) < 0)
-		fatal("no variant '%s' (no %s; see 'umkit variants')", o->variant, series);
+		fatalx("no variant '%s' (no %s; see 'umkit variants')", o->variant, series);
 	free(series);
 	if (getenv("KSRC") == NULL)
 		warnmsg("kernel for variant %s not built yet; building it now",
@@ -108,7 +108,7 @@ guest_kernel(struct guest_opts *o)
 	st = system(cmd);
 	free(cmd);
 	if (st != 0 || access(k, X_OK) < 0)
-		fatal("building variant %s failed (see above)", o->variant);
+		fatalx("building variant %s failed (see above)", o->variant);
 	return o->kpath = k;
 }
 
@@ -238,7 +238,7 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    pipe2(con, O_CLOEXEC) < 0)
-		fatalx("socketpair/pipe");
+		fatal("socketpair/pipe");
 	g->pty_fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (g->pty_fd >= 0 && grantpt(g->pty_fd) == 0 &&
 	    unlockpt(g->pty_fd) == 0 && ptsname(g->pty_fd) != NULL)
@@ -275,7 +275,7 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	g->start_ms = now_ms();
 	pid = fork();
 	if (pid < 0)
-		fatalx("fork");
+		fatal("fork");
 	if (pid == 0) {
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -315,7 +315,7 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	g->link_fd = sv[0];
 	g->con_fd = con[0];
 	if (pthread_create(&g->con_thread, NULL, con_main, g) != 0)
-		fatal("cannot start the console thread");
+		fatalx("cannot start the console thread");
 	return 0;
 }
 

@@ -28,6 +28,8 @@ struct guest_opts {
 #define GUEST_DEFAULT_MEM_MB	256
 #define GUEST_DEFAULT_CPUS	2
 #define GUEST_MAX_CPUS		16
+/* How long a guest may take from exec to the agent's hello. */
+#define BOOT_TIMEOUT_MS		20000
 
 struct guest {
 	struct guest_opts o;

@@ -397,55 +397,47 @@ pattern_bad(const char *pat)
 	return NULL;
 }
 
+struct allow_ctx {
+	struct allowlist	*al;
+	const char		*path;
+	FILE			*log;
+};
+
+/* Take one allowlist line; -EINVAL (after logging why) if bad. */
+static int
+allow_line(char *p, unsigned lineno, void *arg)
+{
+	struct allow_ctx	*c = arg;
+	struct allowlist	*al = c->al;
+	const char		*why;
+
+	if (strpbrk(p, " \t") != NULL)
+		why = "expected one path or glob per line";
+	else if ((why = pattern_bad(p)) == NULL) {
+		al->pat = xrealloc(al->pat, (al->n + 1) * sizeof *al->pat);
+		al->pat[al->n++] = xstrdup(p);
+		return 0;
+	}
+	fprintf(c->log, "%s:%u: %s: %s\n", c->path, lineno, why, p);
+	return -EINVAL;
+}
+
 /* Load the allowlist file; see mirror.h. */
 struct allowlist *
 allowlist_load(const char *path, FILE *log)
 {
-	struct allowlist	*al;
-	FILE			*f;
-	char			*line = NULL, *p, *e;
-	const char		*why;
-	size_t			 cap = 0;
-	unsigned		 lineno = 0;
+	struct allow_ctx	c = { .path = path, .log = log ? log : stderr };
+	int			r;
 
-	if (log == NULL)
-		log = stderr;
-	if ((f = fopen(path, "r")) == NULL) {
-		fprintf(log, "%s: cannot open allowlist: %s\n", path,
-		    strerror(errno));
+	c.al = xcalloc(1, sizeof *c.al);
+	if ((r = conf_lines(path, allow_line, &c)) < 0) {
+		if (r != -EINVAL)
+			fprintf(c.log, "%s: cannot open allowlist: %s\n", path,
+			    strerror(-r));
+		allowlist_free(c.al);
 		return NULL;
 	}
-	al = xcalloc(1, sizeof *al);
-	while (getline(&line, &cap, f) != -1) {
-		lineno++;
-		if ((p = strchr(line, '#')) != NULL)
-			*p = '\0';
-		for (p = line; *p == ' ' || *p == '\t'; p++)
-			;
-		for (e = p + strlen(p); e > p && strchr(" \t\r\n", e[-1]);
-		    e--)
-			;
-		*e = '\0';
-		if (*p == '\0')
-			continue;
-		why = NULL;
-		if (strpbrk(p, " \t") != NULL)
-			why = "expected one path or glob per line";
-		else if ((why = pattern_bad(p)) == NULL) {
-			al->pat = xrealloc(al->pat, (al->n + 1) *
-			    sizeof *al->pat);
-			al->pat[al->n++] = xstrdup(p);
-			continue;
-		}
-		fprintf(log, "%s:%u: %s: %s\n", path, lineno, why, p);
-		free(line);
-		fclose(f);
-		allowlist_free(al);
-		return NULL;
-	}
-	free(line);
-	fclose(f);
-	return al;
+	return c.al;
 }
 
 /* Free an allowlist. */

@@ -44,7 +44,8 @@ UNIT_TESTS	+= $(MT)/test-mirror-unit $(MT)/test-record \
 
 # The same three built with ASan and UBSan (SAN_FLAGS from uml/link.mk),
 # from the sources, against the agent built with them too.
-MIRROR_SAN_SRCS	:= uml/mirror.c uml/record.c uml/link.c uml/proto.c uml/util.c
+MIRROR_SAN_SRCS	:= uml/mirror.c uml/record.c uml/link.c uml/proto.c uml/util.c \
+		   uml/util-core.c
 
 $(MT)/test-mirror-unit-asan $(MT)/test-record-asan: $(MT)/%-asan: \
 		tests/unit/%.c $(MIRROR_SAN_SRCS)
