@@ -319,6 +319,18 @@ link_open(int fd, FILE *log)
 	return l;
 }
 
+/* The per-request timeout (ms), read under the lock that guards it. */
+static int
+link_timeout(struct link *l)
+{
+	int	ms;
+
+	pthread_mutex_lock(&l->lock);
+	ms = l->timeout_ms;
+	pthread_mutex_unlock(&l->lock);
+	return ms;
+}
+
 /* Set the per-request timeout (ms) of later calls. */
 void
 link_set_timeout(struct link *l, int timeout_ms)
@@ -765,7 +777,7 @@ call_cancel(struct link *l, struct call *c)
 	struct pbuf	pb = { 0 };
 
 	proto_enc_frame(&pb, OP_CANCEL, c->w.id, 0, 0, NULL, 0);
-	send_pb(l, &pb, now_ms() + l->timeout_ms);
+	send_pb(l, &pb, now_ms() + link_timeout(l));
 	pb_free(&pb);
 }
 
@@ -784,7 +796,7 @@ link_exec(struct link *l, char *const argv[], int timeout_s, int out_fd,
 		return rc;
 	if (timeout_s > 0)
 		deadline = now_ms() + (long long)timeout_s * 1000 +
-		    l->timeout_ms;
+		    link_timeout(l);
 	if ((rc = proto_enc_exec(&c.pb, c.w.id, argv,
 	    timeout_s > 0 ? (uint32_t)timeout_s : 0)) == 0)
 		rc = call_send(l, &c);
@@ -837,7 +849,7 @@ link_trace(struct link *l, const char *path,
 		    __atomic_load_n(stop, __ATOMIC_SEQ_CST)) {
 			call_cancel(l, &c);
 			cancelled = 1;
-			deadline = now_ms() + l->timeout_ms;
+			deadline = now_ms() + link_timeout(l);
 		}
 		rc = call_next(l, &c, cancelled ? deadline :
 		    now_ms() + TRACE_POLL_MS, &f);
@@ -857,7 +869,7 @@ link_trace(struct link *l, const char *path,
 			    (const char *)f->data, f->h.len, arg) != 0) {
 				call_cancel(l, &c);
 				cancelled = 1;
-				deadline = now_ms() + l->timeout_ms;
+				deadline = now_ms() + link_timeout(l);
 			}
 		} else
 			rc = expect_op(l, f, OP_TRACE);
