@@ -10,6 +10,7 @@
 #include "ctl.h"
 #include "guest.h"
 #include "link.h"
+#include "preflight.h"
 #include "run.h"
 #include "umkit.h"
 #include "util.h"
@@ -29,6 +30,7 @@ exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
 	int		 r, status = 0, why, rc;
 
 	guest_kernel(o);	/* may build; exits on failure, before run/ */
+	preflight(o, 0);	/* exits on failure, before run/ too */
 	snprintf(name, sizeof name, "exec-%d", (int)getpid());
 	o->name = name;
 	if (run_create(name, getpid()) < 0)
@@ -65,6 +67,7 @@ exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
 		rc = EXIT_PANIC;
 	} else if (r < 0) {
 		warnmsg("guest link failed: %s (console log: %s)", strerror(-r), log);
+		guest_print_tail(&g, 8);
 		rc = EXIT_KIT;
 	} else {
 		rc = status;

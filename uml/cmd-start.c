@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "guest.h"
+#include "preflight.h"
 #include "run.h"
 #include "supervisor.h"
 #include "umkit.h"
@@ -44,6 +45,7 @@ start_main(int argc, char **argv)
 	if (run_name_ok(name) < 0)
 		fatalx("-n %s: a name is 1-32 letters, digits, '-' or '_'", name);
 	guest_kernel(&o);		/* build it here, with output */
+	preflight(&o, 1);
 	rc = supervisor_start(name, &o);
 	if (rc == 0)
 		printf("guest %s started (%s, %d CPUs, %ld MiB); mirror at run/%s/mnt\n",

@@ -272,6 +272,9 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	argv[argc++] = xstrdup("quiet");
 	argv[argc] = NULL;
 
+	/* Set here, not in the child: no other thread runs yet. */
+	if (o->tmpdir_run && setenv("TMPDIR", rundir, 1) < 0)
+		fatal("setenv TMPDIR");
 	g->start_ms = now_ms();
 	pid = fork();
 	if (pid < 0)
@@ -374,6 +377,31 @@ guest_panicked(struct guest *g, int print)
 	}
 	pthread_mutex_unlock(&g->lock);
 	return p;
+}
+
+/* Print the last n non-blank console lines, indented, to stderr. */
+void
+guest_print_tail(struct guest *g, unsigned n)
+{
+	unsigned	i, first, shown = 0;
+	const char	*l;
+
+	pthread_mutex_lock(&g->lock);
+	first = g->ntail > NTAIL ? g->ntail - NTAIL : 0;
+	/* Walk back to the n-th non-blank line, then print forward. */
+	for (i = g->ntail; i > first && shown < n; i--) {
+		l = g->tail[(i - 1) % NTAIL];
+		if (l[strspn(l, " \t")] != '\0')
+			shown++;
+	}
+	if (shown > 0)
+		fprintf(stderr, "umkit: the guest console's last lines:\n");
+	for (; i < g->ntail; i++) {
+		l = g->tail[i % NTAIL];
+		if (l[strspn(l, " \t")] != '\0')
+			fprintf(stderr, "    %s\n", l);
+	}
+	pthread_mutex_unlock(&g->lock);
 }
 
 /* Free the guest's resources; the process must be dead. */

@@ -23,6 +23,8 @@ struct guest_opts {
 	int		 verbose;	/* copy the console to stderr */
 	const char	*name;		/* run/NAME and the UML umid */
 	const char	*logpath;	/* console log file */
+	int		 tmpdir_run;	/* TMPDIR=the run directory for UML
+					   (preflight.h: the usual one fails) */
 };
 
 #define GUEST_DEFAULT_MEM_MB	256
@@ -79,6 +81,12 @@ int	 guest_wait_gone(struct guest *, int ms);
 
 /* 1 if a panic/oops was seen; prints its lines to stderr when print != 0. */
 int	 guest_panicked(struct guest *, int print);
+
+/*
+ * Print the last n non-blank console lines to stderr (after a failed
+ * boot: the console says why, the log's path alone does not).
+ */
+void	 guest_print_tail(struct guest *, unsigned n);
 
 /* Release everything (after guest_kill). */
 void	 guest_free(struct guest *);

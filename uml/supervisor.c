@@ -298,9 +298,11 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 	s.g.link_fd = -1;
 	if ((r = link_hello(s.link, BOOT_TIMEOUT_MS)) < 0) {
 		guest_wait_gone(&s.g, 500);
-		if (!guest_panicked(&s.g, 1))
+		if (!guest_panicked(&s.g, 1)) {
 			warnmsg("guest %s did not come up: %s (console: %s)",
 			    name, strerror(-r), o->logpath);
+			guest_print_tail(&s.g, 8);
+		}
 		goto fail;
 	}
 	/* Readers of the mirror get EIO within 2 s when the guest hangs. */

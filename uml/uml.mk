@@ -11,9 +11,10 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # One file per command (uml/cmd-NAME.c), the supervisor beside its client
 # ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
-		   cleanup
+		   cleanup doctor
 LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/run.c uml/watch.c \
-		   uml/ctl.c uml/supervisor.c $(LAUNCHER_CMDS:%=uml/cmd-%.c)
+		   uml/ctl.c uml/supervisor.c uml/preflight.c \
+		   $(LAUNCHER_CMDS:%=uml/cmd-%.c)
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
 all: umkit kernel
