@@ -246,35 +246,23 @@ pf_aslr(struct pf_result *r)
 	    "--security-opt seccomp=unconfined), or accept it (-A says so)");
 }
 
-/* The first fusermount3 in $PATH, into buf; 0 or -1. */
-static int
-find_fusermount(char *buf, size_t size)
-{
-	const char	*path = getenv("PATH"), *p, *e;
-
-	if (path == NULL || *path == '\0')
-		path = "/usr/bin:/bin";
-	for (p = path; *p != '\0'; p = *e ? e + 1 : e) {
-		e = strchrnul(p, ':');
-		snprintf(buf, size, "%.*s/fusermount3", (int)(e - p), p);
-		if (e > p && access(buf, X_OK) == 0)
-			return 0;
-	}
-	return -1;
-}
-
-/* The FUSE check; see preflight.h. */
+/*
+ * The FUSE check; see preflight.h.  Opening /dev/fuse is what counts:
+ * fusermount3 (setuid root) mounts for other users, but it opens the
+ * device with the calling user's file system uid, so it cannot get round
+ * a /dev/fuse that user may not open (seen: mode 0600).
+ */
 void
 pf_fuse(struct pf_result *r)
 {
 	struct stat	st;
-	char		fm[PATH_MAX];
 	int		fd, e;
 
 	r->name = "fuse";
 	if ((fd = open("/dev/fuse", O_RDWR | O_CLOEXEC)) >= 0) {
 		close(fd);
-		pf_set(r, PF_OK, "/dev/fuse opens: the mirror mounts directly");
+		pf_set(r, PF_OK, "/dev/fuse opens: the mirror can mount%s",
+		    geteuid() == 0 ? "" : " (through fusermount3)");
 		return;
 	}
 	e = errno;
@@ -285,16 +273,17 @@ pf_fuse(struct pf_result *r)
 		    "(modprobe fuse); in a container pass --device /dev/fuse");
 		return;
 	}
-	if (find_fusermount(fm, sizeof fm) == 0 && stat(fm, &st) == 0 &&
-	    st.st_uid == 0 && (st.st_mode & S_ISUID)) {
-		pf_set(r, PF_OK, "/dev/fuse: %s, but %s is setuid root: the "
-		    "mirror mounts through it", strerror(e), fm);
-		return;
-	}
-	pf_set(r, PF_FAIL, "/dev/fuse: %s, and no setuid-root fusermount3 "
-	    "in $PATH: the mirror (umkit start) cannot mount", strerror(e));
-	snprintf(r->fix, sizeof r->fix, "install fuse3 (apt-get install "
-	    "fuse3), or give yourself read-write access to /dev/fuse");
+	if (stat("/dev/fuse", &st) == 0)
+		pf_set(r, PF_FAIL, "/dev/fuse (mode %04o, uid %d): %s, and "
+		    "fusermount3 opens it as you: the mirror (umkit start) "
+		    "cannot mount", (unsigned)(st.st_mode & 07777),
+		    (int)st.st_uid, strerror(e));
+	else
+		pf_set(r, PF_FAIL, "/dev/fuse: %s: the mirror (umkit start) "
+		    "cannot mount", strerror(e));
+	snprintf(r->fix, sizeof r->fix, "let your user open /dev/fuse (as "
+	    "root: chmod 0666 /dev/fuse, its usual mode), or run umkit as "
+	    "a user who can");
 }
 
 /* Print one result. */

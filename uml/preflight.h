@@ -6,8 +6,8 @@
  * mount (Docker's /dev/shm, a hardened /tmp) or one too small for the
  * guest's memory makes the boot fail, and the reason only reaches the
  * console log.  SMP guests need the seccomp userspace mode (seccomp
- * filters allowed); named guests need /dev/fuse or a setuid fusermount3
- * for the mirror; a repeatable memory layout needs personality(2) to turn
+ * filters allowed); named guests need a /dev/fuse they can open for the
+ * mirror; a repeatable memory layout needs personality(2) to turn
  * ASLR off.  Each check says ok, or what is wrong and how to fix it.
  */
 #ifndef UMKIT_PREFLIGHT_H
@@ -35,7 +35,10 @@ struct pf_result {
 void	pf_tmpdir(long mem_mb, struct pf_result *, const char **use);
 /* Seccomp filters can be installed (what UML's seccomp mode does). */
 void	pf_seccomp(struct pf_result *);
-/* /dev/fuse can be opened, or fusermount3 is setuid root. */
+/*
+ * /dev/fuse can be opened (a user who may not cannot mount through the
+ * setuid fusermount3 either: it opens the device as that user).
+ */
 void	pf_fuse(struct pf_result *);
 /* personality(ADDR_NO_RANDOMIZE) works (a warning when it does not). */
 void	pf_aslr(struct pf_result *);
