@@ -197,24 +197,6 @@ try_seccomp(void)
 	return 0;
 }
 
-/* The seccomp check; see preflight.h. */
-void
-pf_seccomp(struct pf_result *r)
-{
-	int	e = in_child(try_seccomp);
-
-	r->name = "seccomp";
-	if (e == 0) {
-		pf_set(r, PF_OK, "filters can be installed (UML's seccomp "
-		    "mode, needed for SMP guests)");
-		return;
-	}
-	pf_set(r, PF_FAIL, "seccomp filters are refused (%s): UML's seccomp "
-	    "mode cannot start", e > 0 ? strerror(e) : "the check died");
-	snprintf(r->fix, sizeof r->fix, "run umkit where seccomp(2) is "
-	    "allowed (in Docker: --security-opt seccomp=unconfined)");
-}
-
 /* Turn ASLR off and read it back; 0 when it stuck. */
 static int
 try_personality(void)
@@ -227,23 +209,63 @@ try_personality(void)
 	return p != -1 && (p & ADDR_NO_RANDOMIZE) ? 0 : EPERM;
 }
 
+/* A check run in a child: fn returns 0, or the errno that refused it. */
+struct child_check {
+	const char	*name;
+	int		(*fn)(void);
+	enum pf_level	 bad;		/* the level when refused */
+	const char	*ok;		/* what was found when it works */
+	const char	*refused;	/* what is refused ... */
+	const char	*so;		/* ... and what follows */
+	const char	*fix;
+};
+
+static const struct child_check seccomp_check = {
+	"seccomp", try_seccomp, PF_FAIL,
+	"filters can be installed (UML's seccomp mode, needed for SMP guests)",
+	"seccomp filters are refused", "UML's seccomp mode cannot start",
+	"run umkit where seccomp(2) is allowed (in Docker: --security-opt "
+	"seccomp=unconfined)",
+};
+
+static const struct child_check aslr_check = {
+	"aslr", try_personality, PF_WARN,
+	"personality(ADDR_NO_RANDOMIZE) works: a guest's memory layout is "
+	"the same on every boot",
+	"personality(ADDR_NO_RANDOMIZE) is refused",
+	"guest memory layouts change from boot to boot",
+	"allow personality(2) (in Docker: --security-opt seccomp=unconfined), "
+	"or accept it (-A says so)",
+};
+
+/* Run a child check into r. */
+static void
+pf_child(struct pf_result *r, const struct child_check *c)
+{
+	int	e = in_child(c->fn);
+
+	r->name = c->name;
+	if (e == 0) {
+		pf_set(r, PF_OK, "%s", c->ok);
+		return;
+	}
+	pf_set(r, c->bad, "%s (%s): %s", c->refused,
+	    e > 0 ? strerror(e) : "the check died", c->so);
+	snprintf(r->fix, sizeof r->fix, "%s", c->fix);
+}
+
+/* The seccomp check; see preflight.h. */
+void
+pf_seccomp(struct pf_result *r)
+{
+	pf_child(r, &seccomp_check);
+}
+
 /* The personality check; see preflight.h. */
 void
 pf_aslr(struct pf_result *r)
 {
-	int	e = in_child(try_personality);
-
-	r->name = "aslr";
-	if (e == 0) {
-		pf_set(r, PF_OK, "personality(ADDR_NO_RANDOMIZE) works: a "
-		    "guest's memory layout is the same on every boot");
-		return;
-	}
-	pf_set(r, PF_WARN, "personality(ADDR_NO_RANDOMIZE) is refused (%s): "
-	    "guest memory layouts change from boot to boot",
-	    e > 0 ? strerror(e) : "the check died");
-	snprintf(r->fix, sizeof r->fix, "allow personality(2) (in Docker: "
-	    "--security-opt seccomp=unconfined), or accept it (-A says so)");
+	pf_child(r, &aslr_check);
 }
 
 /*
