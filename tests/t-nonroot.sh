@@ -25,7 +25,8 @@ id "$U" >/dev/null 2>&1 ||
 # The kit as the user sees it: a copy of the built tree that it owns (the
 # kernel and rootfs hard-linked where possible, still root's, readable).
 T=$(mktemp -d /tmp/umkit-nonroot.XXXXXX)
-as() { runuser -u "$U" -- "$@"; }
+# The copy finds its tree from its own path: no UMKIT_TOP (tests/run sets it).
+as() { runuser -u "$U" -- env -u UMKIT_TOP "$@"; }
 cleanup() {
 	as "$T/build/bin/umkit" stop nr >/dev/null 2>&1
 	rm -rf "$T"
@@ -64,7 +65,7 @@ mknod "$T/fuse" c 10 229 && chown "$U" "$T/fuse" && chmod 600 "$T/fuse"
 R="$T/res"
 unshare -m --propagation private sh -c '
 	T=$1 U=$2 R=$3 K=$T/build/bin/umkit
-	as() { runuser -u "$U" -- "$@"; }
+	as() { runuser -u "$U" -- env -u UMKIT_TOP "$@"; }
 	mount --bind "$T/fuse" /dev/fuse || exit 1
 	as "$K" start -n nr > "$R.start" 2>&1; echo $? > "$R.start.rc"
 	grep " $T/run/nr/mnt " /proc/mounts > "$R.mount"
