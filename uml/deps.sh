@@ -24,6 +24,7 @@ fuse3                fusermount3
 libncurses-dev       the TUI
 pkg-config           finding libfuse3 / ncurses flags
 libcmocka-dev        C unit tests
+libjansson-dev       lab results as JSON (umkit lab)
 tmux                 driving the TUI in tests
 util-linux           setarch, flock
 procps               pgrep and kill for the tests
