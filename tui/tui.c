@@ -188,7 +188,7 @@ static void render(void)
 
 		if (cv->cols >= 120) {
 			lf.w = T.lab_runner ? (cv->cols * 2 / 5 > 64 ? 64 : cv->cols * 2 / 5) : 40;
-			f.w = cv->cols - 41;
+			f.w = cv->cols - lf.w - 1;
 			lf.x = f.w + 1;
 			for (int y = f.y; y < f.y + f.h; y++)
 				cv_text(cv, y, f.w, cv->cols, C_DIM, glyph("│", "|"));

@@ -493,7 +493,7 @@ lab_main(int argc, char **argv)
 	char		**paths, *end;
 	int		 c, i, n, rc;
 
-	while ((c = getopt_long(argc, argv, "+bvh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bvh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'l': list = true; break;
 		case 'C': check = true; break;

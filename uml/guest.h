@@ -90,6 +90,10 @@ void	 guest_free(struct guest *);
  */
 int	 guest_start_named(const char *name, struct guest_opts *, int quiet);
 
+/* A console log's lines from the first panic line on (at most max),
+ * allocated; NULL when it has none. */
+char	*guest_log_panic(const char *logpath, int max);
+
 /* Kill a UML process group recorded in a pid file, if still alive. */
 void	 guest_kill_pidfile(const char *path);
 

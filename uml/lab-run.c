@@ -243,7 +243,7 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	o.cpus = s->lab->cpus;
 	o.tied = 1;
 	s->log_line(s, "booting %s (%d CPUs, %ld MiB)", variant, o.cpus, o.mem_mb);
-	rc = guest_start_named(s->gname, &o, 0);
+	rc = guest_start_named(s->gname, &o, 1);
 	if (rc != 0) {
 		snprintf(s->fatal, sizeof s->fatal, "the %s guest did not boot "
 		    "(console: run/log/%s.log)", variant, s->gname);
@@ -262,11 +262,21 @@ lab_guest_down(struct lab_sess *s)
 {
 	char	*argv[3] = { "stop", s->gname, NULL };
 
+	char		*dir;
+	long long	 until = now_ms() + 8000;
+
 	if (!s->up)
 		return;
 	s->up = false;
-	optind = 0;
-	cmd_stop.exec(2, argv);
+	dir = run_dir(s->gname);
+	/* Stopped by a signal: the supervisor is shutting down already. */
+	while (stopped(s) && access(dir, F_OK) == 0 && now_ms() < until)
+		usleep(20000);
+	if (access(dir, F_OK) == 0) {
+		optind = 0;
+		cmd_stop.exec(2, argv);
+	}
+	free(dir);
 }
 
 struct drain {
@@ -394,6 +404,23 @@ guest_has(struct lab_sess *s, const char *path)
 	}
 }
 
+/* Show the console's panic lines, if it has any. */
+static void
+log_panic(struct lab_sess *s)
+{
+	char	*log = run_log(s->gname), *t, *p, *nl;
+
+	if ((t = guest_log_panic(log, 24)) != NULL) {
+		s->log_line(s, "the guest's console (%s):", log);
+		for (p = t; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
+			nl = strchr(p, '\n');
+			s->log_line(s, "  %.*s", nl ? (int)(nl - p) : (int)strlen(p), p);
+		}
+		free(t);
+	}
+	free(log);
+}
+
 /* Whether the guest still answers; fills s->fatal with why not. */
 static bool
 guest_alive(struct lab_sess *s)
@@ -402,14 +429,16 @@ guest_alive(struct lab_sess *s)
 	char		*r;
 	bool		 ok;
 
-	if (s->fatal[0] != '\0')
+	if (s->fatal[0] != '\0' || stopped(s))
 		return false;
 	r = run_alive(s->gname) ? ctl_call(s->gname, f, NULL, 0, NULL) : NULL;
 	ok = r != NULL && strstr(r, "state=running") != NULL;
-	if (!ok)
+	if (!ok) {
 		snprintf(s->fatal, sizeof s->fatal, "the guest %s",
 		    r && strstr(r, "state=panicked") ? "kernel panicked" :
 		    r ? "died" : "is gone");
+		log_panic(s);
+	}
 	free(r);
 	return ok;
 }
@@ -487,7 +516,8 @@ do_run(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 	argv[2] = cmd;
 	argv[3] = NULL;
 	if (lab_guest_exec(s, argv, t, &out, &eout, &status) < 0) {
-		guest_alive(s);
+		if (!stopped(s))
+			guest_alive(s);
 		act_failed(s, st, a, "run %s: %s", cmd,
 		    s->fatal[0] ? s->fatal : "the guest did not answer");
 		free(out);
@@ -851,6 +881,21 @@ lab_sess_free(struct lab_sess *s)
 		return;
 	lab_bg_stop(s);
 	lab_guest_down(s);
+	/* Keep the consoles as run/log/lab-NAME.log, not one per pid. */
+	{
+		char	*a = run_log(s->gname), *n = xasprintf("lab-%s", s->lab->name);
+		char	*b = run_log(n), *ah = xasprintf("%.*s.host.log",
+			    (int)(strlen(a) - 4), a), *bh = xasprintf("%.*s.host.log",
+			    (int)(strlen(b) - 4), b);
+
+		rename(a, b);
+		rename(ah, bh);
+		free(a);
+		free(b);
+		free(ah);
+		free(bh);
+		free(n);
+	}
 	marks_clear(s);
 	for (i = 0; i < s->nouts; i++)
 		free(s->outs[i]);
