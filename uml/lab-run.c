@@ -411,7 +411,7 @@ log_panic(struct lab_sess *s)
 	char	*log = run_log(s->gname), *t, *p, *nl;
 
 	if ((t = guest_log_panic(log, 24)) != NULL) {
-		s->log_line(s, "the guest's console (%s):", log);
+		s->log_line(s, "the guest's console (run/log/lab-%s.log):", s->lab->name);
 		for (p = t; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
 			nl = strchr(p, '\n');
 			s->log_line(s, "  %.*s", nl ? (int)(nl - p) : (int)strlen(p), p);

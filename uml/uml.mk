@@ -3,7 +3,7 @@
 # The guest link (uml/link.mk) and the FUSE mirror (uml/mirror.mk) keep
 # their own rules and hand their objects over in LINK_OBJS / MIRROR_OBJS.
 
-include $(wildcard uml/link.mk uml/mirror.mk)
+include $(wildcard uml/link.mk uml/mirror.mk uml/lab.mk)
 
 FUSE_CFLAGS	:= $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
