@@ -372,14 +372,19 @@ show_step(struct ui *u, int i)
 	send_pane(u);
 }
 
-/* Ask the step's question through the TUI's prompt; ui.lock held. */
+/* Ask the step's question through the TUI's prompt (why: the reason
+ * the last answer was refused, or NULL); ui.lock held. */
 static void
-ask(struct ui *u)
+ask(struct ui *u, const char *why)
 {
 	const struct lask	*q = &u->lab->steps[u->cur].ask;
 
-	tui_send(u, "prompt %s", q->kind == LQ_CHOICE ?
-	    "your prediction (a letter):" : "your prediction (a number):");
+	if (q->kind == LQ_CHOICE)
+		tui_send(u, "prompt %s%syour prediction (a letter, a-%c):",
+		    why ? why : "", why ? "; " : "", 'a' + q->nchoices - 1);
+	else
+		tui_send(u, "prompt %s%syour prediction (a number):",
+		    why ? why : "", why ? "; " : "");
 }
 
 /* Queue the current step; ui.lock held. */
@@ -412,16 +417,13 @@ answer(struct ui *u, const char *a)
 			if (a[0] == st->ask.choices[j].key && a[1] == '\0')
 				break;
 		if (j == st->ask.nchoices) {
-			tui_send(u, "say answer with one letter, a to %c",
-			    'a' + st->ask.nchoices - 1);
-			ask(u);
+			ask(u, "not one of the choices");
 			return;
 		}
 	} else {
 		strtod(a, &end);
 		if (end == a || *end != '\0') {
-			tui_send(u, "say answer with a number");
-			ask(u);
+			ask(u, "not a number");
 			return;
 		}
 	}
@@ -441,7 +443,7 @@ tui_msg(struct ui *u, const char *m)
 	if (strcmp(m, "key enter") == 0) {
 		if (st->ask.kind != LQ_NONE && (!p->answered ||
 		    (!u->exam && u->state[u->cur] == NOT_RUN)))
-			ask(u);
+			ask(u, NULL);
 		else
 			run_current(u);
 	} else if (strcmp(m, "key next") == 0) {
