@@ -62,4 +62,4 @@ distclean: clean
 	rm -rf run "$${UMKIT_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/umkit}"
 
 help:
-	@sed -n '3,10p' Makefile | sed 's/^# //'
+	@sed -n '3,9p' Makefile | sed 's/^# //'
