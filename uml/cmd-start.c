@@ -1,11 +1,8 @@
 /* cmd-start.c - umkit start: a long-lived named guest (supervisor.h). */
 #define _GNU_SOURCE
-#include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "guest.h"
-#include "preflight.h"
 #include "run.h"
 #include "supervisor.h"
 #include "umkit.h"
@@ -24,7 +21,7 @@ start_main(int argc, char **argv)
 {
 	struct guest_opts	 o;
 	const char		*name = NULL;
-	int			 c, rc;
+	int			 c;
 
 	guest_opts_init(&o);
 	while ((c = getopt(argc, argv, "+V:m:c:k:n:Av")) != -1) {
@@ -44,14 +41,7 @@ start_main(int argc, char **argv)
 		name = default_name(&o);
 	if (run_name_ok(name) < 0)
 		fatalx("-n %s: a name is 1-32 letters, digits, '-' or '_'", name);
-	guest_kernel(&o);		/* build it here, with output */
-	preflight(&o, 1);
-	rc = supervisor_start(name, &o);
-	if (rc == 0)
-		printf("guest %s started (%s, %d CPUs, %ld MiB); mirror at run/%s/mnt\n",
-		    name, o.kernel ? o.kernel : o.variant, o.cpus, o.mem_mb, name);
-	free(o.kpath);
-	return rc;
+	return supervisor_start(name, &o, 0);
 }
 
 const struct cmd cmd_start = {

@@ -25,6 +25,7 @@ struct guest_opts {
 	const char	*logpath;	/* console log file */
 	int		 tmpdir_run;	/* TMPDIR=the run directory for UML
 					   (preflight.h: the usual one fails) */
+	int		 tied;		/* named guests: stop when the starter dies */
 };
 
 #define GUEST_DEFAULT_MEM_MB	256
@@ -90,6 +91,10 @@ void	 guest_print_tail(struct guest *, unsigned n);
 
 /* Release everything (after guest_kill). */
 void	 guest_free(struct guest *);
+
+/* A console log's lines from the first panic line on (at most max),
+ * allocated; NULL when it has none. */
+char	*guest_log_panic(const char *logpath, int max);
 
 /* Kill a UML process group recorded in a pid file, if still alive. */
 void	 guest_kill_pidfile(const char *path);

@@ -26,6 +26,7 @@
 #include "guest.h"
 #include "link.h"
 #include "mirror.h"
+#include "preflight.h"
 #include "run.h"
 #include "supervisor.h"
 #include "util.h"
@@ -267,6 +268,9 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 	int		 sfd, r, devnull;
 
 	setsid();
+	/* A guest tied to its starter (a lab runner) stops when it dies. */
+	if (o->tied && (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() == 1))
+		_exit(EXIT_KIT);
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.idle, NULL);
 	/* Until ready, errors go to 'umkit start' through the pipe. */
@@ -376,7 +380,7 @@ fail:
 
 /* Fork the supervisor and relay what it says until the guest is up. */
 int
-supervisor_start(const char *name, struct guest_opts *o)
+supervisor_start(const char *name, struct guest_opts *o, int quiet)
 {
 	char	 buf[4096];
 	int	 p[2], st;
@@ -384,6 +388,8 @@ supervisor_start(const char *name, struct guest_opts *o)
 	ssize_t	 n;
 	pid_t	 pid;
 
+	guest_kernel(o);		/* build it here, with output */
+	preflight(o, 1);
 	if (pipe2(p, O_CLOEXEC) < 0)
 		fatal("pipe");
 	fflush(NULL);
@@ -406,9 +412,15 @@ supervisor_start(const char *name, struct guest_opts *o)
 	}
 	buf[len] = '\0';
 	close(p[0]);
+	free(o->kpath);
+	o->kpath = NULL;
 	if (len >= 3 && memcmp(buf + len - 3, "ok\n", 3) == 0) {
 		buf[len - 3] = '\0';
 		fputs(buf, stderr);
+		if (!quiet)
+			printf("guest %s started (%s, %d CPUs, %ld MiB); mirror "
+			    "at run/%s/mnt\n", name, o->kernel ? o->kernel :
+			    o->variant, o->cpus, o->mem_mb, name);
 		return 0;
 	}
 	fputs(buf, stderr);

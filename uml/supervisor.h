@@ -16,12 +16,15 @@
 struct guest_opts;
 
 /*
- * Start the supervisor of guest name booted with o (whose kernel
- * guest_kernel() has resolved already) and wait until the guest is up
- * with its mirror mounted and its control socket listening.  Returns 0
- * then, or EXIT_KIT after the supervisor's error lines were printed on
- * stderr and everything it had made was removed.
+ * Start the supervisor of guest name booted with o, after resolving (and
+ * building) its kernel and the host preflight (preflight.h; these exit on
+ * failure), and wait until the guest is up with its mirror mounted and
+ * its control socket listening.  Returns 0 then, with "guest NAME
+ * started ..." on stdout unless quiet; or EXIT_KIT after the
+ * supervisor's error lines were printed on stderr and everything it had
+ * made was removed.  With o->tied the supervisor stops the guest when
+ * the caller dies (a lab runner).
  */
-int	supervisor_start(const char *name, struct guest_opts *o);
+int	supervisor_start(const char *name, struct guest_opts *o, int quiet);
 
 #endif
