@@ -22,7 +22,8 @@ bench-boot: all
 	@sh tests/bench-boot.sh
 
 # The guest disk's boot cost; the workloads' figures and their spread.
-$(B)/tests/bench-disk: tests/bench-disk.c tests/bench.h uml/disk.c uml/disk.h uml/util.c
+$(B)/tests/bench-disk: tests/bench-disk.c tests/bench.h uml/disk.c uml/disk.h uml/util.c \
+		uml/util-core.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^)
 

@@ -56,7 +56,7 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	switch (opt) {
 	case 'V':
 		if (*arg == '\0' || strchr(arg, '/') != NULL || *arg == '.')
-			fatal("-V %s: not a variant name (see 'umkit variants')", arg);
+			fatalx("-V %s: not a variant name (see 'umkit variants')", arg);
 		o->variant = arg;
 		break;
 	case 'k':
@@ -64,12 +64,12 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 		break;
 	case 'm':
 		if ((o->mem_mb = parse_mem_mb(arg)) < 32)
-			fatal("-m %s: want a size like 256M or 1G (at least 32M)", arg);
+			fatalx("-m %s: want a size like 256M or 1G (at least 32M)", arg);
 		break;
 	case 'c':
 		v = strtol(arg, &end, 10);
 		if (*arg == '\0' || *end != '\0' || v < 1 || v > GUEST_MAX_CPUS)
-			fatal("-c %s: want a CPU count from 1 to %d", arg, GUEST_MAX_CPUS);
+			fatalx("-c %s: want a CPU count from 1 to %d", arg, GUEST_MAX_CPUS);
 		o->cpus = v;
 		break;
 	case 'd':
@@ -97,7 +97,7 @@ guest_kernel(struct guest_opts *o)
 		return o->kpath;
 	if (o->kernel != NULL) {
 		if (access(o->kernel, X_OK) < 0)
-			fatalx("-k %s", o->kernel);
+			fatal("-k %s", o->kernel);
 		return o->kpath = xstrdup(o->kernel);
 	}
 	k = xasprintf("%s/build/k/%s/linux", top_dir(), o->variant);
@@ -106,7 +106,7 @@ guest_kernel(struct guest_opts *o)
 		return o->kpath = k;
 	series = xasprintf("%s/patches/%s/series", top_dir(), o->variant);
 	if (access(series, R_OK) < 0)
-		fatal("no variant '%s' (no %s; see 'umkit variants')", o->variant, series);
+		fatalx("no variant '%s' (no %s; see 'umkit variants')", o->variant, series);
 	free(series);
 	if (getenv("KSRC") == NULL)
 		warnmsg("kernel for variant %s not built yet; building it now",
@@ -115,7 +115,7 @@ guest_kernel(struct guest_opts *o)
 	st = system(cmd);
 	free(cmd);
 	if (st != 0 || access(k, X_OK) < 0)
-		fatal("building variant %s failed (see above)", o->variant);
+		fatalx("building variant %s failed (see above)", o->variant);
 	return o->kpath = k;
 }
 
@@ -249,7 +249,7 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    pipe2(con, O_CLOEXEC) < 0)
-		fatalx("socketpair/pipe");
+		fatal("socketpair/pipe");
 	g->pty_fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (g->pty_fd >= 0 && grantpt(g->pty_fd) == 0 &&
 	    unlockpt(g->pty_fd) == 0 && ptsname(g->pty_fd) != NULL)
@@ -290,10 +290,13 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	argv[argc++] = xstrdup("quiet");
 	argv[argc] = NULL;
 
+	/* Set here, not in the child: no other thread runs yet. */
+	if (o->tmpdir_run && setenv("TMPDIR", rundir, 1) < 0)
+		fatal("setenv TMPDIR");
 	g->start_ms = now_ms();
 	pid = fork();
 	if (pid < 0)
-		fatalx("fork");
+		fatal("fork");
 	if (pid == 0) {
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -339,7 +342,7 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	g->link_fd = sv[0];
 	g->con_fd = con[0];
 	if (pthread_create(&g->con_thread, NULL, con_main, g) != 0)
-		fatal("cannot start the console thread");
+		fatalx("cannot start the console thread");
 	return 0;
 }
 
@@ -400,6 +403,31 @@ guest_panicked(struct guest *g, int print)
 	return p;
 }
 
+/* Print the last n non-blank console lines, indented, to stderr. */
+void
+guest_print_tail(struct guest *g, unsigned n)
+{
+	unsigned	i, first, shown = 0;
+	const char	*l;
+
+	pthread_mutex_lock(&g->lock);
+	first = g->ntail > NTAIL ? g->ntail - NTAIL : 0;
+	/* Walk back to the n-th non-blank line, then print forward. */
+	for (i = g->ntail; i > first && shown < n; i--) {
+		l = g->tail[(i - 1) % NTAIL];
+		if (l[strspn(l, " \t")] != '\0')
+			shown++;
+	}
+	if (shown > 0)
+		fprintf(stderr, "umkit: the guest console's last lines:\n");
+	for (; i < g->ntail; i++) {
+		l = g->tail[i % NTAIL];
+		if (l[strspn(l, " \t")] != '\0')
+			fprintf(stderr, "    %s\n", l);
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
 /* Free the guest's resources; the process must be dead. */
 void
 guest_free(struct guest *g)
@@ -426,6 +454,40 @@ guest_free(struct guest *g)
 	free(g->rundir);
 	free(g->kernel);
 	g->rundir = g->kernel = NULL;
+}
+
+/* The lines of a console log from its first panic line (at most max). */
+char *
+guest_log_panic(const char *logpath, int max)
+{
+	const char	**m;
+	char		 *t = read_text(logpath), *p, *first = NULL, *end;
+	int		  n;
+
+	if (t == NULL)
+		return NULL;
+	for (p = t; p != NULL && first == NULL; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		for (m = panic_marks; *m != NULL; m++) {
+			end = strchr(p, '\n');
+			if (end)
+				*end = '\0';
+			if (strstr(p, *m) != NULL)
+				first = p;
+			if (end)
+				*end = '\n';
+			if (first != NULL)
+				break;
+		}
+	if (first == NULL) {
+		free(t);
+		return NULL;
+	}
+	for (end = first, n = 0; end != NULL && n < max; n++)
+		if ((end = strchr(end, '\n')) != NULL)
+			end++;
+	p = end != NULL ? xasprintf("%.*s", (int)(end - first), first) : xstrdup(first);
+	free(t);
+	return p;
 }
 
 /* Kill the process group whose leader's pid is in path, if alive. */
