@@ -34,12 +34,12 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$T/build/bin" "$T/build/k/base" "$T/build/rootfs" "$T/uml"
 cp "$TOP/build/bin/umkit" "$T/build/bin/"
-cp uml/allow.conf "$T/uml/"
+cp uml/allow.conf uml/mkdisk.sh "$T/uml/"
 for f in build/k/base/linux build/rootfs/initramfs.cpio; do
 	ln "$TOP/$f" "$T/$f" 2>/dev/null || cp -p "$TOP/$f" "$T/$f"
 done
 find "$T" -type d -exec chown "$U" {} +
-chown "$U" "$T/build/bin/umkit" "$T/uml/allow.conf"
+chown "$U" "$T/build/bin/umkit" "$T/uml/allow.conf" "$T/uml/mkdisk.sh"
 chmod 755 "$T"
 K="$T/build/bin/umkit"
 uml_of_user() { pgrep -u "$U" -f "$T/build/k/" | tr '\n' ' '; }
