@@ -12,7 +12,7 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
 		   cleanup doctor lab
-LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/run.c uml/watch.c \
+LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/initrd.c uml/run.c uml/watch.c \
 		   uml/ctl.c uml/supervisor.c uml/preflight.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
 		   uml/lab-file.c uml/lab-expr.c uml/lab-run.c uml/lab-out.c \
