@@ -732,26 +732,27 @@ put_archive(const struct initrd_list *L, int out, char *err, size_t errsize)
 
 /* A cache entry's name and when it was last used, for cache_trim. */
 struct cached {
-	char	*path;
-	time_t	 used;
+	char		*path;
+	long long	 used;		/* mtime in ns */
 };
 
 /* Most recently used first. */
 static int
 cached_cmp(const void *a, const void *b)
 {
-	time_t	x = ((const struct cached *)a)->used;
-	time_t	y = ((const struct cached *)b)->used;
+	long long	x = ((const struct cached *)a)->used;
+	long long	y = ((const struct cached *)b)->used;
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
 /*
- * Keep the CACHE_KEEP most recently used files in the cache directory;
- * remove the others, and temporary names a crashed umkit left.
+ * Keep the CACHE_KEEP most recently used files in the cache directory,
+ * keep among them; remove the others, and temporary names a crashed
+ * umkit left.
  */
 static void
-cache_trim(const char *dir)
+cache_trim(const char *dir, const char *keep)
 {
 	struct cached	*v = NULL;
 	struct dirent	*de;
@@ -771,7 +772,9 @@ cache_trim(const char *dir)
 		if (len > 5 && strcmp(de->d_name + len - 5, ".cpio") == 0 &&
 		    stat(p, &st) == 0) {
 			v = xrealloc(v, (n + 1) * sizeof *v);
-			v[n++] = (struct cached){ p, st.st_mtime };
+			v[n++] = (struct cached){ p, strcmp(p, keep) == 0 ?
+			    LLONG_MAX : st.st_mtim.tv_sec * 1000000000LL +
+			    st.st_mtim.tv_nsec };
 			continue;
 		}
 		free(p);
@@ -801,7 +804,7 @@ cache_store(const char *path, const char *cache)
 	if (link(path, tmp) == 0 && rename(tmp, cache) != 0)
 		unlink(tmp);
 	free(tmp);
-	cache_trim(dir);
+	cache_trim(dir, cache);
 	free(dir);
 }
 
