@@ -166,3 +166,18 @@ void lrugen_free(struct lrugen *lg)
 	lg->memcg = NULL;
 	lg->n = lg->cap = 0;
 }
+
+/* The last generation is the youngest. */
+u64 lg_max_seq(const struct lg_node *nd)
+{
+	return nd->ngens ? nd->gen[nd->ngens - 1].seq : 0;
+}
+
+/* Generations are in seq order: the first not gone for both types. */
+u64 lg_min_seq(const struct lg_node *nd)
+{
+	for (int i = 0; i < nd->ngens; i++)
+		if (!nd->gen[i].gone[0] || !nd->gen[i].gone[1])
+			return nd->gen[i].seq;
+	return lg_max_seq(nd);
+}

@@ -1,6 +1,18 @@
 /*
  * parse.h - parsers for the kernel text (and binary) files the TUI reads.
  *
+ * These parsers, the MGLRU history model (lruhist.h), the value layer
+ * (values.h) and the recording format (recfmt.h) make up one library,
+ * build/lib/libumkit-parse.a, which the TUI, umkit-value, the launcher
+ * (recordings, lab checks), the unit tests and the fuzzers all link, so
+ * that every one of them reads a kernel file the same way.  It lives in
+ * tui/ because these files were written for the TUI and tui/ is where
+ * the code that reads a root directory (a mirror, a recording, /) is;
+ * uml/ is the launcher and kernel side, and the fixed top-level layout
+ * has no place for a library of its own.  It needs no curses: besides
+ * libc it wants xmalloc/xrealloc/xstrdup from util.h, which each program
+ * links from its own util.c.
+ *
  * Every parser is a pure function of (buf, len): buf need not be
  * NUL-terminated and may be truncated or malformed anywhere.  A parser
  * never reads outside buf, never crashes, keeps whatever it could read in
@@ -17,6 +29,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define PERR_LEN	160	/* room for one error message */
 #define P_MAX_ZONES	16	/* zones (all nodes) kept per file */
@@ -25,6 +38,29 @@
 #define P_NAME_LEN	16	/* zone / migrate type names */
 
 typedef unsigned long long u64;
+
+/* ---- rdfile.c: whole files into buffers -------------------------------- */
+
+/* A growable byte buffer (always NUL-terminated after a read). */
+struct buf {
+	char	*p;
+	size_t	 len, cap;
+};
+
+/* Make room for need bytes plus a NUL. */
+void	buf_reserve(struct buf *, size_t need);
+/*
+ * Read fd into out, after what it already holds: to EOF with read(2)
+ * when want is 0, else with pread(2) from off until out holds want bytes
+ * (or EOF).  The content is NUL-terminated.  Returns 0 or -errno.
+ */
+int	buf_read_fd(struct buf *out, int fd, size_t want, off_t off);
+/* Replace out's content with all of file rel under directory dirfd
+ * (one read loop: procfs and a mirror hand a file over whole).
+ * Returns 0 or -errno. */
+int	buf_read_at(struct buf *out, int dirfd, const char *rel);
+/* Free the buffer's storage. */
+void	buf_free(struct buf *);
 
 /* ---- parse-util.c: shared helpers -------------------------------------- */
 
@@ -146,6 +182,12 @@ struct lrugen {
 };
 int	parse_lrugen(const char *buf, size_t len, struct lrugen *);
 void	lrugen_free(struct lrugen *);
+/* The youngest generation's seq (max_seq); 0 without generations. */
+u64	lg_max_seq(const struct lg_node *);
+/* The oldest generation still holding pages of some type (min_seq):
+ * the first one not marked gone for both types; the youngest when all
+ * are. */
+u64	lg_min_seq(const struct lg_node *);
 
 /* ---- parse-zoneinfo.c: /proc/zoneinfo ---------------------------------- */
 

@@ -18,59 +18,6 @@
 
 #define FUSE_SUPER_MAGIC 0x65735546
 
-/* Make room for at least need bytes plus a NUL. */
-static void buf_reserve(struct buf *b, size_t need)
-{
-	if (need + 1 > b->cap) {
-		b->cap = need + 1 > 2 * b->cap ? need + 1 : 2 * b->cap;
-		if (b->cap < 4096)
-			b->cap = 4096;
-		b->p = xrealloc(b->p, b->cap);
-	}
-}
-
-/* Free a buffer. */
-void buf_free(struct buf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
-}
-
-/*
- * Read fd into out, after what it holds: to EOF with read(2) when want is
- * 0, else with pread(2) from off until out holds want bytes (or EOF).  The
- * content is NUL-terminated.  Returns 0 or -errno.
- */
-static int read_fd(int fd, struct buf *out, size_t want, off_t off)
-{
-	ssize_t r;
-
-	if (want)
-		buf_reserve(out, want);
-	for (;;) {
-		if (!want && out->len + 16384 + 1 > out->cap)
-			buf_reserve(out, out->len + 65536);
-		if (want && out->len >= want)
-			break;
-		if (want)
-			r = pread(fd, out->p + out->len, want - out->len, off + (off_t)out->len);
-		else
-			r = read(fd, out->p + out->len, out->cap - 1 - out->len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			out->p[out->len] = '\0';
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		out->len += (size_t)r;
-	}
-	out->p[out->len] = '\0';
-	return 0;
-}
-
 /* Read a whole small file of the recording's directory. */
 static char *slurp(int dirfd, const char *rel, size_t *len)
 {
@@ -79,7 +26,7 @@ static char *slurp(int dirfd, const char *rel, size_t *len)
 
 	if (fd < 0)
 		return NULL;
-	read_fd(fd, &b, 0, 0);
+	buf_read_fd(&b, fd, 0, 0);
 	close(fd);
 	*len = b.len;
 	return b.p;
@@ -177,15 +124,8 @@ static int note(struct source *s, const char *rel, int e)
 /* Read the whole file with one read loop. */
 int source_read(struct source *s, const char *rel, struct buf *out)
 {
-	int fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC), r;
+	int r = buf_read_at(out, s->dirfd, rel);
 
-	out->len = 0;
-	buf_reserve(out, 0);
-	out->p[0] = '\0';
-	if (fd < 0)
-		return note(s, rel, errno);
-	r = read_fd(fd, out, 0, 0);
-	close(fd);
 	return r < 0 ? note(s, rel, -r) : 0;
 }
 
@@ -199,7 +139,7 @@ int source_pread(struct source *s, const char *rel, off_t off, size_t len,
 	buf_reserve(out, len);
 	if (fd < 0)
 		return note(s, rel, errno);
-	r = read_fd(fd, out, len, off);
+	r = buf_read_fd(out, fd, len, off);
 	close(fd);
 	return r < 0 ? note(s, rel, -r) : 0;
 }

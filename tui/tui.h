@@ -14,12 +14,6 @@
 
 /* ---- source.c ----------------------------------------------------------- */
 
-/* A growable byte buffer (always NUL-terminated after a read). */
-struct buf {
-	char	*p;
-	size_t	 len, cap;
-};
-
 enum src_kind {
 	SRC_DIR,		/* any directory tree (fixtures) */
 	SRC_LIVE,		/* a FUSE mirror of a running guest */
@@ -64,8 +58,6 @@ int	source_step(struct source *, int delta);
 double	source_now_ms(const struct source *);
 /* One-line description for the status line ("live run/x/mnt", ...). */
 void	source_label(const struct source *, char *out, size_t n);
-/* Free the buffer's storage. */
-void	buf_free(struct buf *);
 
 /* ---- draw.c ------------------------------------------------------------- */
 

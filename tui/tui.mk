@@ -6,16 +6,39 @@ TUI_NCURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
 TUI_CPPFLAGS := -D_GNU_SOURCE
 TUI_NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
-TUI_PARSERS := parse-util parse-vmstat parse-meminfo parse-lrugen \
+# libumkit-parse: the parsers, the MGLRU history model, the value layer
+# and the recording format (see tui/parse.h for why it lives here).  No
+# curses; the programs that link it bring their own util.c (xmalloc).
+PARSE_LIB_MODULES := parse-util parse-vmstat parse-meminfo parse-lrugen \
 	parse-zoneinfo parse-buddyinfo parse-pagetypeinfo parse-extfrag \
-	parse-trace parse-kpageflags parse-proc
-TUI_MODULES := $(TUI_PARSERS) util source draw view-lru view-compact \
-	view-counters view-overview view-help tui
+	parse-trace parse-kpageflags parse-proc rdfile lruhist
+PARSE_LIB := $(B)/lib/libumkit-parse.a
+PARSE_LIB_OBJS := $(patsubst %,$(B)/obj/lib/%.o,$(PARSE_LIB_MODULES))
+# the same built with ASan and UBSan, for the unit tests and fuzz replays
+PARSE_LIB_SAN := $(B)/lib/libumkit-parse-san.a
+PARSE_LIB_SAN_OBJS := $(patsubst %,$(B)/obj/tui-test/%.o,$(PARSE_LIB_MODULES))
+
+TUI_MODULES := util source draw view-lru view-compact view-counters \
+	view-overview view-help tui
 TUI_OBJS := $(patsubst %,$(B)/obj/tui/%.o,$(TUI_MODULES))
 
 all: $(B)/bin/umkit-tui
 
-$(B)/bin/umkit-tui: $(TUI_OBJS)
+$(PARSE_LIB): $(PARSE_LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(PARSE_LIB_SAN): $(PARSE_LIB_SAN_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/obj/lib/%.o: tui/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/bin/umkit-tui: $(TUI_OBJS) $(PARSE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TUI_NCURSES_LIBS) -lm
 
@@ -23,27 +46,30 @@ $(B)/obj/tui/%.o: tui/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) $(TUI_NCURSES_CFLAGS) $(CFLAGS) -c -o $@ $<
 
+-include $(PARSE_LIB_OBJS:.o=.d)
 -include $(TUI_OBJS:.o=.d)
 
 # --- unit tests: a separate build with sanitizers ---------------------------
 TUI_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-TUI_TEST_PARSERS := $(patsubst %,$(B)/obj/tui-test/%.o,$(TUI_PARSERS) util)
-TUI_TESTS := lrugen vmstat meminfo zoneinfo buddyinfo pagetypeinfo \
-	extfrag trace kpageflags proc
-TUI_UNIT := $(patsubst %,$(B)/tests/test-parse-%,$(TUI_TESTS))
+TUI_TEST_LINK := $(B)/obj/tui-test/util.o $(PARSE_LIB_SAN)
+TUI_TESTS := parse-lrugen parse-vmstat parse-meminfo parse-zoneinfo \
+	parse-buddyinfo parse-pagetypeinfo parse-extfrag parse-trace \
+	parse-kpageflags parse-proc lruhist
+TUI_UNIT := $(patsubst %,$(B)/tests/test-%,$(TUI_TESTS))
 UNIT_TESTS += $(TUI_UNIT)
 # keep the sanitizer objects (make would delete them as intermediates)
-.SECONDARY: $(TUI_TEST_PARSERS) $(patsubst %,$(B)/obj/tui-test/test-parse-%.o,$(TUI_TESTS))
+.SECONDARY: $(PARSE_LIB_SAN_OBJS) $(B)/obj/tui-test/util.o \
+	$(patsubst %,$(B)/obj/tui-test/test-%.o,$(TUI_TESTS))
 
 $(B)/obj/tui-test/%.o: tui/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) $(CFLAGS) $(TUI_SAN) -c -o $@ $<
 
-$(B)/obj/tui-test/test-parse-%.o: tests/unit/test-parse-%.c tests/unit/tui-test.h
+$(B)/obj/tui-test/test-%.o: tests/unit/test-%.c tests/unit/tui-test.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) -Itui $(CFLAGS) $(TUI_SAN) -c -o $@ $<
 
-$(B)/tests/test-parse-%: $(B)/obj/tui-test/test-parse-%.o $(TUI_TEST_PARSERS)
+$(TUI_UNIT): $(B)/tests/test-%: $(B)/obj/tui-test/test-%.o $(TUI_TEST_LINK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(TUI_SAN) -o $@ $^ -lcmocka
 
@@ -57,17 +83,19 @@ bench-tui: $(B)/bin/umkit-tui
 # --- fuzzing: the parsers read bytes that come from the guest ---------------
 # make test replays the checked-in seeds (gcc + ASan, no clang needed);
 # make fuzz runs libFuzzer on them for FUZZ_SECONDS.
-TUI_FUZZ_SRCS := $(patsubst %,tui/%.c,$(TUI_PARSERS) util)
+# (libFuzzer needs clang's sanitizers: the fuzzer compiles the library's
+# sources itself; the gcc replay links the sanitized library.)
+TUI_FUZZ_SRCS := $(patsubst %,tui/%.c,$(PARSE_LIB_MODULES) util)
 
 $(B)/tests/fuzz-parse-replay: tests/fuzz/fuzz-parse.c tests/fuzz/replay.c \
-		uml/proto.c $(TUI_TEST_PARSERS)
+		uml/proto.c $(TUI_TEST_LINK)
 	@mkdir -p $(@D)
 	$(CC) -Itui -Iuml $(CFLAGS) $(TUI_SAN) \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-parse"' -o $@ \
-		$(filter %.c,$^) $(TUI_TEST_PARSERS)
+		$(filter %.c,$^) $(TUI_TEST_LINK)
 UNIT_TESTS += $(B)/tests/fuzz-parse-replay
 
-$(B)/fuzz/fuzz-parse: tests/fuzz/fuzz-parse.c $(TUI_FUZZ_SRCS) tui/parse.h
+$(B)/fuzz/fuzz-parse: tests/fuzz/fuzz-parse.c $(TUI_FUZZ_SRCS) $(wildcard tui/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -std=gnu11 $(TUI_CPPFLAGS) -Itui \
 		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
