@@ -1,7 +1,8 @@
 /*
  * source.c - where the TUI's files come from: a root directory (fixtures,
  * a live FUSE mirror, "/" of the host) or a recording made by
- * `umkit record` (DIR/umkit-recording, DIR/index, DIR/snap/SEQ/...).
+ * `umkit record` (DIR/umkit-recording, DIR/index, DIR/snap/SEQ/...;
+ * recfmt.h reads them).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "recfmt.h"
 #include "tui.h"
 #include "util.h"
 
@@ -32,22 +34,15 @@ static char *slurp(int dirfd, const char *rel, size_t *len)
 	return b.p;
 }
 
-/* Load DIR/index of a recording: "<seq> <unix_ms> <elapsed_ms>" lines. */
+/* Load DIR/index of a recording (recfmt.h has the format). */
 static void load_index(struct source *s, int rootfd)
 {
 	size_t len;
-	char *txt = slurp(rootfd, "index", &len), *line, *save = NULL;
+	char *txt = slurp(rootfd, REC_INDEX, &len);
 
 	if (!txt)
 		fatal("%s: recording without an index file", s->root);
-	for (line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct snap sn;
-
-		if (sscanf(line, "%u %lld %lld", &sn.seq, &sn.unix_ms, &sn.elapsed_ms) != 3)
-			continue;
-		s->snaps = xrealloc(s->snaps, (size_t)(s->nsnaps + 1) * sizeof(sn));
-		s->snaps[s->nsnaps++] = sn;
-	}
+	s->nsnaps = rec_index_parse(txt, len, &s->snaps);
 	free(txt);
 	if (s->nsnaps == 0)
 		fatal("%s: recording index has no snapshots", s->root);
@@ -56,12 +51,12 @@ static void load_index(struct source *s, int rootfd)
 /* Open the snapshot directory for position cur. */
 static int open_snap(struct source *s, int cur)
 {
-	char rel[4096];
+	char rel[64], path[4096];
 
-	if ((size_t)snprintf(rel, sizeof(rel), "%s/snap/%06u", s->root,
-			     s->snaps[cur].seq) >= sizeof(rel))
+	rec_snap_rel(rel, sizeof(rel), s->snaps[cur].seq, false);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", s->root, rel) >= sizeof(path))
 		fatal("%s: path too long", s->root);
-	return open(rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 /* Decide what kind of root this is and open it. */
@@ -77,10 +72,13 @@ void source_open(struct source *s, const char *root)
 	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		fatal("%s: %s", root, strerror(errno));
-	hdr = slurp(rootfd, "umkit-recording", &len);
+	hdr = slurp(rootfd, REC_HEADER, &len);
 	if (hdr) {
-		if (strncmp(hdr, "umkit-recording 1\n", 18) != 0)
-			fatal("%s: unknown recording format (want 'umkit-recording 1')", root);
+		struct rec_header h;
+		char err[REC_ERR_LEN];
+
+		if (rec_header_parse(hdr, len, &h, err, sizeof(err)) < 0)
+			fatal("%s: %s", root, err);
 		free(hdr);
 		s->kind = SRC_RECORDING;
 		load_index(s, rootfd);
@@ -216,7 +214,7 @@ void source_label(const struct source *s, char *out, size_t n)
 {
 	switch (s->kind) {
 	case SRC_RECORDING: {
-		const struct snap *sn = &s->snaps[s->cur];
+		const struct rec_snap *sn = &s->snaps[s->cur];
 		time_t t = (time_t)(sn->unix_ms / 1000);
 		struct tm tm;
 		char when[32];

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "parse.h"
+#include "recfmt.h"
 
 /* ---- source.c ----------------------------------------------------------- */
 
@@ -21,16 +22,11 @@ enum src_kind {
 	SRC_RECORDING,		/* a directory written by umkit record */
 };
 
-struct snap {
-	unsigned	seq;
-	long long	unix_ms, elapsed_ms;
-};
-
 struct source {
 	enum src_kind	 kind;
 	char		*root;		/* as given on the command line */
 	int		 dirfd;		/* the tree files are read from */
-	struct snap	*snaps;		/* recordings: the index, in time order */
+	struct rec_snap	*snaps;		/* recordings: the index, in time order */
 	int		 nsnaps, cur;
 	char		 err[200];	/* first error since source_tick() */
 	int		 err_errno;

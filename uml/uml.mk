@@ -18,16 +18,17 @@ $(LAUNCHER_OBJS): $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(FUSE_CFLAGS) -c -o $@ $<
 
-$(B)/bin/umkit: $(LAUNCHER_OBJS) $(LINK_OBJS) $(MIRROR_OBJS)
+$(B)/bin/umkit: $(LAUNCHER_OBJS) $(LINK_OBJS) $(MIRROR_OBJS) \
+		$(B)/lib/libumkit-parse.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS) -lpthread
 
 # The launcher built with ASan and UBSan: tests/t-exec-asan.sh runs the
 # exec tests with it (it finds the checkout from build/tests/ too).
 $(B)/tests/umkit-asan: $(LAUNCHER_SRCS) $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
-		$(MIRROR_OBJS:$(B)/obj/%.o=%.c)
+		$(MIRROR_OBJS:$(B)/obj/%.o=%.c) $(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -o $@ $^ $(FUSE_LIBS) -lpthread
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -Itui -o $@ $^ $(FUSE_LIBS) -lpthread
 TEST_PROGS	+= $(B)/tests/umkit-asan
 
 # ./umkit is what users type; it finds the checkout from its own path.

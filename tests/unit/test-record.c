@@ -132,8 +132,10 @@ check_index(const char *dir, int every_ms)
 		assert_true(l[6] == ' ');	/* six digits */
 		assert_int_equal(seq, n);
 		assert_true(t >= prev_t && el > prev_el);
-		if (n > 0)
-			assert_true(el - prev_el >= every_ms - 5);
+		/* the grid: snapshot n starts at tick n or a later one
+		 * (a slow one skips ticks; the gap to the one before may
+		 * be short when that one started late) */
+		assert_true(el >= (long long)n * every_ms - 5);
 		prev_t = t;
 		prev_el = el;
 		n++;
@@ -247,8 +249,9 @@ test_host_root(void **st)
 	setenv("UMKIT_RECORD_FILES", files, 1);
 	n = record_run("/", dir, 250, 2, &stop, stderr);
 	setenv("UMKIT_RECORD_FILES", mine, 1);
-	/* 8 ticks; the first snapshot may be slow (proc/kpageflags). */
-	assert_true(n >= 2 && n <= 8);
+	/* 8 ticks at most; on a loaded host one snapshot (16 MiB of
+	 * proc/kpageflags) may take the whole 2 s. */
+	assert_true(n >= 1 && n <= 8);
 	assert_int_equal(check_index("host", 250), n);
 	t = get("host/snap/000000/proc/vmstat");
 	assert_non_null(t);

@@ -22,8 +22,8 @@
 
 #include "parse.h"
 
-/* Read tests/fixtures/REL into a malloc'd buffer; fails the test if absent. */
-static inline char *fixture(const char *rel, size_t *len)
+/* Read REL of the checkout into a malloc'd buffer; fails the test if absent. */
+static inline char *top_file(const char *rel, size_t *len)
 {
 	const char *top = getenv("UMKIT_TOP");
 	char path[1024];
@@ -32,10 +32,11 @@ static inline char *fixture(const char *rel, size_t *len)
 	ssize_t r;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", top ? top : ".", rel);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", top ? top : ".", rel) >= sizeof(path))
+		fail_msg("path too long: %s", rel);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		fail_msg("cannot open fixture %s", path);
+		fail_msg("cannot open %s", path);
 	while ((r = read(fd, buf + n, cap - n)) > 0) {
 		n += (size_t)r;
 		if (n == cap)
@@ -44,6 +45,16 @@ static inline char *fixture(const char *rel, size_t *len)
 	close(fd);
 	*len = n;
 	return buf;
+}
+
+/* Read tests/fixtures/REL (see top_file). */
+static inline char *fixture(const char *rel, size_t *len)
+{
+	char path[1024];
+
+	if ((size_t)snprintf(path, sizeof(path), "tests/fixtures/%s", rel) >= sizeof(path))
+		fail_msg("path too long: %s", rel);
+	return top_file(path, len);
 }
 
 /* Run fn on every prefix of buf and on copies with bytes overwritten by
