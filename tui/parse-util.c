@@ -181,6 +181,19 @@ void kv_add(struct kvlist *l, struct tok name, u64 val)
 	l->n++;
 }
 
+/* Find name, or append it with value 0. */
+u64 *kv_slot(struct kvlist *l, struct tok name)
+{
+	char key[sizeof(l->v[0].name)];
+
+	tok_copy(key, sizeof(key), name);
+	for (int i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, key))
+			return &l->v[i].val;
+	kv_add(l, name, 0);
+	return &l->v[l->n - 1].val;
+}
+
 /* Linear search by name (lists are a few hundred entries). */
 bool kv_get(const struct kvlist *l, const char *name, u64 *val)
 {

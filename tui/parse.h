@@ -113,6 +113,8 @@ struct kvlist {
 
 /* Append one pair (name truncated to fit). */
 void	kv_add(struct kvlist *, struct tok name, u64 val);
+/* The value slot of name, added with value 0 when absent. */
+u64	*kv_slot(struct kvlist *, struct tok name);
 /* Look a name up; true and *val set when present. */
 bool	kv_get(const struct kvlist *, const char *name, u64 *val);
 /* The value of name, or 0 when absent. */
@@ -120,13 +122,15 @@ u64	kv_val(const struct kvlist *, const char *name);
 /* Release the list's storage. */
 void	kv_free(struct kvlist *);
 
-/* ---- parse-vmstat.c: /proc/vmstat -------------------------------------- */
+/* ---- parse-vmstat.c: /proc/vmstat, cgroup memory.stat ------------------ */
 
 struct vmstat {
 	struct kvlist	kv;		/* "name value" in file order */
 	char		err[PERR_LEN];
 };
 int	parse_vmstat(const char *buf, size_t len, struct vmstat *);
+/* A cgroup v2 memory.stat file: "name value" lines too. */
+int	parse_memstat(const char *buf, size_t len, struct vmstat *);
 
 /* ---- parse-meminfo.c: /proc/meminfo ------------------------------------ */
 
@@ -303,6 +307,7 @@ struct trace {
 	int		 n, cap;
 	struct tev	*ev;		/* compaction events in file order */
 	int		 other_lines;	/* events of other subsystems */
+	struct kvlist	 counts;	/* events per name, every subsystem */
 	char		 err[PERR_LEN];
 };
 int	parse_trace(const char *buf, size_t len, struct trace *);

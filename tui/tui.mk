@@ -11,7 +11,7 @@ TUI_NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncu
 # curses; the programs that link it bring their own util.c (xmalloc).
 PARSE_LIB_MODULES := parse-util parse-vmstat parse-meminfo parse-lrugen \
 	parse-zoneinfo parse-buddyinfo parse-pagetypeinfo parse-extfrag \
-	parse-trace parse-kpageflags parse-proc rdfile lruhist recfmt
+	parse-trace parse-kpageflags parse-proc rdfile lruhist recfmt values
 PARSE_LIB := $(B)/lib/libumkit-parse.a
 PARSE_LIB_OBJS := $(patsubst %,$(B)/obj/lib/%.o,$(PARSE_LIB_MODULES))
 # the same built with ASan and UBSan, for the unit tests and fuzz replays
@@ -22,7 +22,7 @@ TUI_MODULES := util source draw view-lru view-compact view-counters \
 	view-overview view-help tui
 TUI_OBJS := $(patsubst %,$(B)/obj/tui/%.o,$(TUI_MODULES))
 
-all: $(B)/bin/umkit-tui
+all: $(B)/bin/umkit-tui $(B)/bin/umkit-value
 
 $(PARSE_LIB): $(PARSE_LIB_OBJS)
 	@mkdir -p $(@D)
@@ -42,6 +42,11 @@ $(B)/bin/umkit-tui: $(TUI_OBJS) $(PARSE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TUI_NCURSES_LIBS) -lm
 
+# values from a root, for tests and (wrapped) the launcher; values.h
+$(B)/bin/umkit-value: $(B)/obj/tui/umkit-value.o $(B)/obj/tui/util.o $(PARSE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
 $(B)/obj/tui/%.o: tui/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) $(TUI_NCURSES_CFLAGS) $(CFLAGS) -c -o $@ $<
@@ -54,7 +59,7 @@ TUI_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 TUI_TEST_LINK := $(B)/obj/tui-test/util.o $(PARSE_LIB_SAN)
 TUI_TESTS := parse-lrugen parse-vmstat parse-meminfo parse-zoneinfo \
 	parse-buddyinfo parse-pagetypeinfo parse-extfrag parse-trace \
-	parse-kpageflags parse-proc lruhist recfmt
+	parse-kpageflags parse-proc lruhist recfmt values
 TUI_UNIT := $(patsubst %,$(B)/tests/test-%,$(TUI_TESTS))
 UNIT_TESTS += $(TUI_UNIT)
 # keep the sanitizer objects (make would delete them as intermediates)
@@ -106,3 +111,27 @@ fuzz-parse: $(B)/fuzz/fuzz-parse
 	@mkdir -p $(B)/fuzz/corpus-parse
 	$(B)/fuzz/fuzz-parse -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 		-print_final_stats=1 $(B)/fuzz/corpus-parse tests/fuzz-corpus-parse
+
+# The value layer's spec parser reads lab files' text: its own target,
+# run against the fixture root (values_get must agree with value_check).
+$(B)/tests/fuzz-values-replay: tests/fuzz/fuzz-values.c tests/fuzz/replay.c \
+		uml/proto.c $(TUI_TEST_LINK)
+	@mkdir -p $(@D)
+	$(CC) -Itui -Iuml $(CFLAGS) $(TUI_SAN) \
+		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-values"' \
+		-DFIXTURE_ROOT='"$(CURDIR)/tests/fixtures/guest"' -o $@ \
+		$(filter %.c,$^) $(TUI_TEST_LINK)
+UNIT_TESTS += $(B)/tests/fuzz-values-replay
+
+$(B)/fuzz/fuzz-values: tests/fuzz/fuzz-values.c $(TUI_FUZZ_SRCS) $(wildcard tui/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -std=gnu11 $(TUI_CPPFLAGS) -Itui \
+		-DFIXTURE_ROOT='"$(CURDIR)/tests/fixtures/guest"' \
+		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
+
+.PHONY: fuzz-values
+fuzz: fuzz-values
+fuzz-values: $(B)/fuzz/fuzz-values
+	@mkdir -p $(B)/fuzz/corpus-values
+	$(B)/fuzz/fuzz-values -max_total_time=$(FUZZ_SECONDS) -max_len=512 \
+		-print_final_stats=1 $(B)/fuzz/corpus-values tests/fuzz-corpus-values
