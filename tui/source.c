@@ -124,6 +124,8 @@ int source_read(struct source *s, const char *rel, struct buf *out)
 {
 	int r = buf_read_at(out, s->dirfd, rel);
 
+	if (s->on_read)
+		s->on_read(rel, s->on_read_arg);
 	return r < 0 ? note(s, rel, -r) : 0;
 }
 
@@ -133,6 +135,8 @@ int source_pread(struct source *s, const char *rel, off_t off, size_t len,
 {
 	int fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC), r;
 
+	if (s->on_read)
+		s->on_read(rel, s->on_read_arg);
 	out->len = 0;
 	buf_reserve(out, len);
 	if (fd < 0)

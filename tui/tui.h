@@ -30,6 +30,9 @@ struct source {
 	int		 nsnaps, cur;
 	char		 err[200];	/* first error since source_tick() */
 	int		 err_errno;
+	/* Called with each root-relative path read (tests); may be NULL. */
+	void		(*on_read)(const char *rel, void *arg);
+	void		*on_read_arg;
 };
 
 /* Open root (a directory; a recording when it holds umkit-recording).
@@ -151,12 +154,16 @@ struct view {
 	void		(*draw)(struct frame *);
 	int		(*key)(int ch);			/* 1: consumed */
 	const char	*help;		/* its own keys, "k: what" lines */
+	/* Every root-relative file update() may read, as glob patterns,
+	 * NULL-terminated: uml/record.files must keep them all
+	 * (test-view-files checks both against what the view reads). */
+	const char *const *files;
 };
 
 extern const struct view view_lru, view_compact, view_counters,
 	view_overview, view_help;
 
-/* The data views in key order (1..4), defined in tui.c. */
+/* The data views in key order (1..4), defined in views.c. */
 extern const struct view *const data_views[];
 extern const int ndata_views;
 

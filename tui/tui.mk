@@ -18,7 +18,7 @@ PARSE_LIB_OBJS := $(patsubst %,$(B)/obj/lib/%.o,$(PARSE_LIB_MODULES))
 PARSE_LIB_SAN := $(B)/lib/libumkit-parse-san.a
 PARSE_LIB_SAN_OBJS := $(patsubst %,$(B)/obj/tui-test/%.o,$(PARSE_LIB_MODULES))
 
-TUI_MODULES := util source draw view-lru view-compact view-counters \
+TUI_MODULES := util source draw views view-lru view-compact view-counters \
 	view-overview view-help tui
 TUI_OBJS := $(patsubst %,$(B)/obj/tui/%.o,$(TUI_MODULES))
 
@@ -68,7 +68,7 @@ UNIT_TESTS += $(TUI_UNIT)
 
 $(B)/obj/tui-test/%.o: tui/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) $(CFLAGS) $(TUI_SAN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) $(TUI_NCURSES_CFLAGS) $(CFLAGS) $(TUI_SAN) -c -o $@ $<
 
 $(B)/obj/tui-test/test-%.o: tests/unit/test-%.c tests/unit/tui-test.h
 	@mkdir -p $(@D)
@@ -77,6 +77,17 @@ $(B)/obj/tui-test/test-%.o: tests/unit/test-%.c tests/unit/tui-test.h
 $(TUI_UNIT): $(B)/tests/test-%: $(B)/obj/tui-test/test-%.o $(TUI_TEST_LINK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(TUI_SAN) -o $@ $^ -lcmocka
+
+# The views' file tables against what they read and uml/record.files:
+# the views and their helpers (not tui.c), sanitized, with curses.
+TUI_VIEW_TEST_OBJS := $(patsubst %,$(B)/obj/tui-test/%.o,source draw views \
+	view-lru view-compact view-counters view-overview view-help)
+.SECONDARY: $(TUI_VIEW_TEST_OBJS) $(B)/obj/tui-test/test-view-files.o
+$(B)/tests/test-view-files: $(B)/obj/tui-test/test-view-files.o \
+		$(TUI_VIEW_TEST_OBJS) $(TUI_TEST_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(TUI_SAN) -o $@ $^ $(TUI_NCURSES_LIBS) -lm -lcmocka
+UNIT_TESTS += $(B)/tests/test-view-files
 
 -include $(wildcard $(B)/obj/tui-test/*.d)
 

@@ -209,6 +209,11 @@ static int lru_key(int ch)
 	return 0;
 }
 
+static const char *const lru_files[] = {
+	"sys/kernel/mm/lru_gen/enabled", "sys/kernel/mm/lru_gen/min_ttl_ms",
+	"sys/kernel/debug/lru_gen", "sys/kernel/debug/lru_gen_full", NULL,
+};
+
 const struct view view_lru = {
 	.name = "lru",
 	.title = "LRU generations",
@@ -217,4 +222,5 @@ const struct view view_lru = {
 	.draw = lru_draw,
 	.key = lru_key,
 	.help = "t: tier stats (refaulted/evicted/protected, lru_gen_full)",
+	.files = lru_files,
 };
