@@ -19,7 +19,7 @@ zoneinfo[Normal].free 27094
 extfrag[Normal].0 -1"
 out=$("$V" "$FX" vmstat.pgfault lru_gen.max_sq 2>&1 >/dev/null); rc=$?
 is "a bad spec: exit 1, one line naming it" "$rc:$out" \
-	"1:umkit-value: lru_gen.max_sq: unknown field 'max_sq' (want max_seq, min_seq, gens, anon, file)"
+	"1:umkit-value: lru_gen.max_sq: unknown field 'max_sq' (want max_seq, min_seq, gens, anon, file, memcg)"
 out=$("$V" "$FX" vmstat.pgfault lru_gen.max_sq 2>/dev/null)
 like "the good specs are still printed" "$out" '^vmstat\.pgfault [0-9]+$'
 out=$("$V" /nonexistent-umkit vmstat.pgfault 2>&1); rc=$?

@@ -194,14 +194,14 @@ static int get_memstat(struct values *v, const struct spec *s, double *out, char
 /* ---- lru_gen ------------------------------------------------------------- */
 
 static const char *const lg_fields[] = {
-	"max_seq", "min_seq", "gens", "anon", "file", NULL,
+	"max_seq", "min_seq", "gens", "anon", "file", "memcg", NULL,
 };
 static const char *const lgf_fields[] = {
-	"max_seq", "min_seq", "gens", "anon", "file", "refaulted", "evicted",
-	"protected", "avg_refaulted", "avg_total", NULL,
+	"max_seq", "min_seq", "gens", "anon", "file", "memcg", "refaulted",
+	"evicted", "protected", "avg_refaulted", "avg_total", NULL,
 };
-enum { LG_MAX, LG_MIN, LG_GENS, LG_ANON, LG_FILE, LG_REFAULTED, LG_EVICTED,
-       LG_PROTECTED, LG_AVG_REFAULTED, LG_AVG_TOTAL };
+enum { LG_MAX, LG_MIN, LG_GENS, LG_ANON, LG_FILE, LG_MEMCG, LG_REFAULTED,
+       LG_EVICTED, LG_PROTECTED, LG_AVG_REFAULTED, LG_AVG_TOTAL };
 
 /* Whether memcg m is the one the spec names: by id, or by path with
  * leading and trailing slashes ignored ("/", "/lab/" and "/lab"). */
@@ -266,7 +266,8 @@ static int get_lrugen(struct values *v, const struct spec *s, double *out, char 
 	const char *rel = s->src->file;
 	const struct buf *b = file(v, rel, msg);
 	struct lrugen lg = { 0 };
-	int vecs = 0, gens = 0, r = -1;
+	int vecs = 0, gens = 0, memcgs = 0, r = -1;
+	u64 id = 0;
 	double sum = 0;
 
 	if (!b)
@@ -276,6 +277,8 @@ static int get_lrugen(struct values *v, const struct spec *s, double *out, char 
 		goto out;
 	}
 	for (int m = 0; m < lg.n; m++) {
+		bool counted = false;
+
 		if ((s->given & A_MEMCG) && !memcg_is(&lg.memcg[m], s->memcg))
 			continue;
 		for (int k = 0; k < lg.memcg[m].nnodes; k++) {
@@ -284,6 +287,11 @@ static int get_lrugen(struct values *v, const struct spec *s, double *out, char 
 			if ((s->given & A_NODE) && nd->nid != s->node)
 				continue;
 			vecs++;
+			if (!counted) {
+				counted = true;
+				memcgs++;
+				id = lg.memcg[m].id;
+			}
 			if (s->field == LG_MAX)
 				sum += (double)lg_max_seq(nd);
 			else if (s->field == LG_MIN)
@@ -303,6 +311,8 @@ static int get_lrugen(struct values *v, const struct spec *s, double *out, char 
 	}
 	if (s->field == LG_GENS)
 		sum = gens;
+	if (s->field == LG_MEMCG)
+		sum = (double)id;
 	if (vecs == 0) {
 		char have[160] = "";
 		size_t n = 0;
@@ -320,6 +330,8 @@ static int get_lrugen(struct values *v, const struct spec *s, double *out, char 
 			say(msg, "no memcg %s in %s (memcgs: %s)", s->memcg, rel, have);
 	} else if ((s->given & A_SEQ) && gens == 0) {
 		say(msg, "no generation %llu in %s", s->seq, rel);
+	} else if (s->field == LG_MEMCG && memcgs > 1) {
+		say(msg, "%d memcgs in %s: pick one (memcg=/PATH)", memcgs, rel);
 	} else if (s->field >= LG_REFAULTED && !lg.full) {
 		say(msg, "%s has no tier rows", rel);
 	} else {
@@ -1062,7 +1074,8 @@ static int check_combination(struct spec *s, char *msg)
 		if ((s->given & (A_TYPE | A_TIER)) && !tierf)
 			return say(msg, "%s= goes with refaulted, evicted, protected, avg_refaulted "
 				   "or avg_total", s->given & A_TYPE ? "type" : "tier");
-		if ((s->given & A_SEQ) && (s->field == LG_MAX || s->field == LG_MIN))
+		if ((s->given & A_SEQ) && (s->field == LG_MAX || s->field == LG_MIN ||
+					   s->field == LG_MEMCG))
 			return say(msg, "seq= picks a generation: not with %s", s->key);
 	}
 	if ((!strcmp(src, "extfrag") || !strcmp(src, "unusable")) && !(s->given & A_ZONE))

@@ -14,7 +14,8 @@
  *   meminfo.KEY                proc/meminfo field KEY (kB as printed)
  *   lru_gen.FIELD              sys/kernel/debug/lru_gen; FIELD is
  *                              max_seq, min_seq, gens (how many), anon or
- *                              file (pages); summed over memcgs and nodes
+ *                              file (pages), or memcg (the id of the one
+ *                              memcg picked); summed over memcgs and nodes
  *                              unless args pick them: memcg=ID or
  *                              memcg=/PATH, node=N; seq=N|min|max picks
  *                              one generation (anon, file)
@@ -59,7 +60,7 @@
  *
  * Errors are one line that starts with the spec and says what was wrong:
  * "lru_gen.max_sq: unknown field 'max_sq' (want max_seq, min_seq, gens,
- * anon, file)", "vmstat.nr_bogus: proc/vmstat has no 'nr_bogus'",
+ * anon, file, memcg)", "vmstat.nr_bogus: proc/vmstat has no 'nr_bogus'",
  * "zoneinfo[Normal].free: proc/zoneinfo: No such file or directory".
  * A file the parser does not fully understand is an error too (its
  * message names the file and line): a check never reads half a file.

@@ -150,6 +150,11 @@ static void test_lru_gen_sums(void **st)
 	assert_true(val(root, "lru_gen[seq=min].anon") == 100 + 10 + 1000);
 	assert_true(val(root, "lru_gen[seq=8].anon") == 20);
 	assert_true(val(root, "lru_gen[seq=8].gens") == 1);
+	assert_true(val(root, "lru_gen[memcg=/lab].memcg") == 5);
+	assert_true(val(fx, "lru_gen.memcg") == FX_LG_MEMCG0_ID);
+	assert_string_equal(error(root, "lru_gen.memcg"),
+			    "lru_gen.memcg: 2 memcgs in sys/kernel/debug/lru_gen: pick one "
+			    "(memcg=/PATH)");
 	(void)st;
 }
 
@@ -177,7 +182,7 @@ static void test_other_sources(void **st)
 static void test_errors(void **st)
 {
 	assert_string_equal(error(fx, "lru_gen.max_sq"), "lru_gen.max_sq: unknown field "
-			    "'max_sq' (want max_seq, min_seq, gens, anon, file)");
+			    "'max_sq' (want max_seq, min_seq, gens, anon, file, memcg)");
 	assert_string_equal(error(fx, "vmstat.nr_bogus"),
 			    "vmstat.nr_bogus: proc/vmstat has no 'nr_bogus'");
 	assert_string_equal(error(fx, "zoneinfo[Bogus].free"), "zoneinfo[Bogus].free: no zone "
@@ -195,7 +200,7 @@ static void test_errors(void **st)
 	assert_string_equal(error(fx, "uptime"),
 			    "uptime: proc/uptime: No such file or directory");
 	assert_string_equal(error(fx, "lru_gen.refaulted"), "lru_gen.refaulted: unknown field "
-			    "'refaulted' (want max_seq, min_seq, gens, anon, file)");
+			    "'refaulted' (want max_seq, min_seq, gens, anon, file, memcg)");
 	assert_string_equal(error(root, "lru_gen_full.refaulted"), "lru_gen_full.refaulted: "
 			    "sys/kernel/debug/lru_gen_full: No such file or directory");
 	/* a file the parser does not fully understand is not read half */
