@@ -39,6 +39,7 @@ int parse_buddyinfo(const char *buf, size_t len, struct buddyinfo *bi)
 		}
 		bi->nzones++;
 	}
+	cut_short(bi->err, buf, len, l.lineno, "buddyinfo");
 	if (bi->nzones == 0)
 		perr(bi->err, 0, "buddyinfo: no zones");
 	return bi->err[0] ? -1 : 0;

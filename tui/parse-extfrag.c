@@ -61,6 +61,7 @@ int parse_extfrag(const char *buf, size_t len, struct extfrag *ef)
 		}
 		ef->nzones++;
 	}
+	cut_short(ef->err, buf, len, l.lineno, "extfrag");
 	if (ef->nzones == 0)
 		perr(ef->err, 0, "extfrag: no zones");
 	return ef->err[0] ? -1 : 0;

@@ -152,8 +152,7 @@ int parse_lrugen(const char *buf, size_t len, struct lrugen *lg)
 			perr(lg->err, l.lineno, "unrecognised row (%d fields)", n);
 		}
 	}
-	if (len > 0 && buf[len - 1] != '\n')
-		perr(lg->err, l.lineno, "lru_gen truncated (no final newline)");
+	cut_short(lg->err, buf, len, l.lineno, "lru_gen");
 	if (lg->n == 0)
 		perr(lg->err, 0, "lru_gen: no memcg found");
 	return lg->err[0] ? -1 : 0;

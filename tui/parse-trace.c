@@ -216,6 +216,10 @@ int parse_trace(const char *buf, size_t len, struct trace *tr)
 		struct tev e;
 		int r;
 
+		/* a read of the ring buffer may end mid-line: that line is
+		 * not an event yet (its numbers may be cut), so skip it */
+		if (line.s + line.n == buf + len && buf[len - 1] != '\n')
+			break;
 		while (line.n && line.s[0] == ' ')
 			line.s++, line.n--;
 		if (line.n == 0 || line.s[0] == '#')
@@ -225,7 +229,6 @@ int parse_trace(const char *buf, size_t len, struct trace *tr)
 		if (r >= 0)
 			(*kv_slot(&tr->counts, event))++;
 		if (r < 0) {
-			/* the last line of a truncated read is expected to be cut */
 			perr(tr->err, l.lineno, "unreadable trace line");
 			continue;
 		}

@@ -154,6 +154,15 @@ void tok_copy(char *dst, size_t n, struct tok t)
 	dst[k] = '\0';
 }
 
+/* A last line without its newline: the read was cut. */
+bool cut_short(char *err, const char *buf, size_t len, int lineno, const char *what)
+{
+	if (len == 0 || buf[len - 1] == '\n')
+		return false;
+	perr(err, lineno, "%s truncated (no final newline)", what);
+	return true;
+}
+
 /* Keep the first error message only. */
 void perr(char *err, int lineno, const char *fmt, ...)
 {

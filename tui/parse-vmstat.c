@@ -27,8 +27,7 @@ static int name_value_lines(const char *buf, size_t len, struct vmstat *vs,
 	}
 	if (vs->kv.n == 0)
 		perr(vs->err, 0, "%s: no counters", what);
-	if (len > 0 && buf[len - 1] != '\n')
-		perr(vs->err, l.lineno, "%s truncated (no final newline)", what);
+	cut_short(vs->err, buf, len, l.lineno, what);
 	return vs->err[0] ? -1 : 0;
 }
 

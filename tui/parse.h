@@ -97,6 +97,10 @@ bool	tok_hex(struct tok t, u64 *v);
 void	tok_copy(char *dst, size_t n, struct tok t);
 /* Read "Node N, zone NAME[,]" from the first four tokens of a line. */
 bool	tok_node_zone(const struct tok *t, int n, int *node, char *name);
+/* Whether (buf, len) was cut short: not empty and without a final
+ * newline (procfs, sysfs and debugfs end every line with one).  Records
+ * "line L: WHAT truncated (no final newline)" in err when it was. */
+bool	cut_short(char *err, const char *buf, size_t len, int lineno, const char *what);
 /* Record the first error: "line L: message" (L omitted when 0). */
 void	perr(char *err, int lineno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
