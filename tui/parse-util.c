@@ -231,6 +231,50 @@ void kv_free(struct kvlist *l)
 	l->n = l->cap = 0;
 }
 
+/* One "Node N, zone NAME v..." row per line; see parse.h. */
+int zone_rows(const char *buf, size_t len, char *err, const struct zone_row_ops *ops,
+	      void *arg)
+{
+	struct lines l;
+	struct tok line, t[4 + P_MAX_ORDERS + 1];
+	const int max = 4 + P_MAX_ORDERS + 1;
+	int nz = 0;
+
+	err[0] = '\0';
+	lines_init(&l, buf, len);
+	while (lines_next(&l, &line)) {
+		int n = tok_split(line, t, max), *node, *norders;
+		char *name;
+
+		if (n == 0)
+			continue;
+		if (n > max)
+			n = max;
+		if (nz >= P_MAX_ZONES) {
+			perr(err, l.lineno, "more than %d zones", P_MAX_ZONES);
+			break;
+		}
+		ops->slot(arg, nz, &node, &name, &norders);
+		if (!tok_node_zone(t, n, node, name) || n < 5) {
+			perr(err, l.lineno, "expected 'Node N, zone NAME %s...'", ops->whats);
+			continue;
+		}
+		*norders = 0;
+		for (int i = 4; i < n && *norders < P_MAX_ORDERS; i++) {
+			if (!ops->value(arg, nz, *norders, t[i])) {
+				perr(err, l.lineno, "bad %s for order %d", ops->what, *norders);
+				break;
+			}
+			(*norders)++;
+		}
+		nz++;
+	}
+	cut_short(err, buf, len, l.lineno, ops->file);
+	if (nz == 0)
+		perr(err, 0, "%s: no zones", ops->file);
+	return nz;
+}
+
 /* Match the "Node N, zone NAME" prefix used by several /proc files. */
 bool tok_node_zone(const struct tok *t, int n, int *node, char *name)
 {

@@ -105,6 +105,28 @@ bool	cut_short(char *err, const char *buf, size_t len, int lineno, const char *w
 void	perr(char *err, int lineno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Files of one row per zone, "Node N, zone NAME  v0 v1 ...", one value
+ * per page order (buddyinfo, extfrag_index, unusable_index).  For row z
+ * (at most P_MAX_ZONES), slot() says where its node, name (P_NAME_LEN)
+ * and number of orders go, and value() stores the value of each order
+ * (at most P_MAX_ORDERS), false when the token is not one ("bad WHAT for
+ * order K" ends the row).  zone_rows() returns the number of rows kept;
+ * errors go to err as perr() records them ("line 3: expected 'Node N,
+ * zone NAME counts...'", "buddyinfo truncated ...", "buddyinfo: no
+ * zones").
+ */
+struct zone_row_ops {
+	const char	*file;		/* "buddyinfo", "extfrag" */
+	const char	*what;		/* "count", "index" */
+	const char	*whats;		/* "counts", "indices" */
+	/* where row z's node and name go */
+	void		(*slot)(void *arg, int z, int **node, char **name, int **norders);
+	bool		(*value)(void *arg, int z, int order, struct tok t);
+};
+int	zone_rows(const char *buf, size_t len, char *err, const struct zone_row_ops *,
+		  void *arg);
+
 /* A growable list of name/value pairs (vmstat, meminfo, zone stats). */
 struct kv {
 	char	name[48];

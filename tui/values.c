@@ -624,6 +624,19 @@ static long pick_pid(struct values *v, const struct spec *s, char *msg)
 	return best;
 }
 
+/* proc/PID/NAME of the process the spec picks, read; NULL with msg set.
+ * rel (64 bytes) gets the path. */
+static const struct buf *pid_file(struct values *v, const struct spec *s, const char *name,
+				  char *rel, char *msg)
+{
+	long pid = pick_pid(v, s, msg);
+
+	if (!pid)
+		return NULL;
+	snprintf(rel, 64, "proc/%ld/%s", pid, name);
+	return file(v, rel, msg);
+}
+
 static const char *const status_fields[] = {
 	"Pid", "Threads", "VmRSS", "RssAnon", "RssFile", "RssShmem", "VmSwap", NULL,
 };
@@ -631,15 +644,11 @@ static const char *const status_fields[] = {
 /* status[PID].KEY */
 static int get_status(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	long pid = pick_pid(v, s, msg);
-	const struct buf *b;
-	struct pidstatus ps;
 	char rel[64];
+	const struct buf *b = pid_file(v, s, "status", rel, msg);
+	struct pidstatus ps;
 
-	if (!pid)
-		return -1;
-	snprintf(rel, sizeof(rel), "proc/%ld/status", pid);
-	if (!(b = file(v, rel, msg)))
+	if (!b)
 		return -1;
 	if (parse_pidstatus(b->p, b->len, &ps) < 0)
 		return parse_failed(msg, rel, ps.err);
@@ -660,15 +669,11 @@ static const char *const statm_fields[] = {
 /* statm[PID].KEY */
 static int get_statm(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	long pid = pick_pid(v, s, msg);
-	const struct buf *b;
-	struct statm sm;
 	char rel[64];
+	const struct buf *b = pid_file(v, s, "statm", rel, msg);
+	struct statm sm;
 
-	if (!pid)
-		return -1;
-	snprintf(rel, sizeof(rel), "proc/%ld/statm", pid);
-	if (!(b = file(v, rel, msg)))
+	if (!b)
 		return -1;
 	if (parse_statm(b->p, b->len, &sm) < 0)
 		return parse_failed(msg, rel, sm.err);
