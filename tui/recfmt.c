@@ -137,7 +137,7 @@ int rec_index_parse(const char *buf, size_t len, struct rec_snap **snaps)
 }
 
 /* Why a pattern cannot be used; NULL when it can. */
-static const char *pattern_bad(const char *p)
+const char *rec_pattern_bad(const char *p)
 {
 	const char *c, *e;
 
@@ -172,7 +172,7 @@ int rec_files_parse(const char *buf, size_t len, struct rec_files *fs,
 		*e = '\0';
 		if (!*s)
 			continue;
-		if ((why = pattern_bad(s))) {
+		if ((why = rec_pattern_bad(s))) {
 			snprintf(err, errlen, "%s: %s", why, s);
 			return -1;
 		}

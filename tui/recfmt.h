@@ -80,6 +80,10 @@ struct rec_files {
  */
 int	rec_files_parse(const char *buf, size_t len, struct rec_files *,
 			unsigned *lineno, char *err, size_t errlen);
+/* Why one line of a file set (comment and blanks around already
+ * stripped) cannot be a pattern, or NULL when it can: blanks inside, an
+ * absolute path, or a '..' component. */
+const char *rec_pattern_bad(const char *pat);
 /* Whether the root-relative path rel is matched by a pattern of the set
  * (fnmatch(3) with FNM_PATHNAME: '*' does not cross '/'). */
 bool	rec_files_match(const struct rec_files *, const char *rel);

@@ -124,7 +124,7 @@ fuzz-parse: $(B)/fuzz/fuzz-parse
 		-print_final_stats=1 $(B)/fuzz/corpus-parse tests/fuzz-corpus-parse
 
 # The value layer's spec parser reads lab files' text: its own target,
-# run against the fixture root (values_get must agree with value_check).
+# run against the fixture root (values_get must agree with values_check).
 $(B)/tests/fuzz-values-replay: tests/fuzz/fuzz-values.c tests/fuzz/replay.c \
 		uml/proto.c $(TUI_TEST_LINK)
 	@mkdir -p $(@D)

@@ -57,7 +57,7 @@ static int print_values(const char *root, char **specs, int n)
 			bad = 1;
 			continue;
 		}
-		value_format(num, sizeof(num), x);
+		values_format(num, sizeof(num), x);
 		printf("%s %s\n", specs[i], num);
 	}
 	values_close(v);
@@ -71,7 +71,7 @@ static int check_specs(char **specs, int n)
 	int bad = 0;
 
 	for (int i = 0; i < n; i++)
-		if (value_check(specs[i], err, sizeof(err)) < 0) {
+		if (values_check(specs[i], err, sizeof(err)) < 0) {
 			fprintf(stderr, "umkit-value: %s\n", err);
 			bad = 1;
 		}
@@ -168,8 +168,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--files")) {
-		for (int i = 0; value_files[i]; i++)
-			puts(value_files[i]);
+		for (int i = 0; values_files[i]; i++)
+			puts(values_files[i]);
 		return 0;
 	}
 	if (argc < 3)

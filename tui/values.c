@@ -3,7 +3,7 @@
  * the spec syntax and docs/values.md for the table.
  *
  * A spec is parsed into a struct spec (source, args, key) by one parser
- * that value_check() and values_get() share; each source then has a
+ * that values_check() and values_get() share; each source then has a
  * getter that reads its file (once per values_refresh), parses it with
  * the TUI's parser and picks or sums the value.
  */
@@ -838,7 +838,7 @@ static const struct source sources[] = {
 };
 #define NSOURCES (int)(sizeof(sources) / sizeof(sources[0]))
 
-const char *const value_files[] = {
+const char *const values_files[] = {
 	"proc/vmstat", "proc/meminfo", "sys/kernel/debug/lru_gen",
 	"sys/kernel/debug/lru_gen_full", "proc/zoneinfo", "proc/buddyinfo",
 	"sys/kernel/debug/extfrag/extfrag_index",
@@ -1177,7 +1177,7 @@ static int fail(char *err, size_t errlen, const char *spec, const char *msg)
 }
 
 /* Syntax only. */
-int value_check(const char *spec, char *err, size_t errlen)
+int values_check(const char *spec, char *err, size_t errlen)
 {
 	struct spec s;
 	char msg[MSG_LEN];
@@ -1250,7 +1250,7 @@ void values_on_read(struct values *v, void (*fn)(const char *, void *), void *ar
 }
 
 /* One value from a root. */
-int value_read(const char *root, const char *spec, double *out, char *err, size_t errlen)
+int values_read(const char *root, const char *spec, double *out, char *err, size_t errlen)
 {
 	struct values *v = values_open(root, err, errlen);
 	int r;
@@ -1263,7 +1263,7 @@ int value_read(const char *root, const char *spec, double *out, char *err, size_
 }
 
 /* Integers as integers; the rest with 15 significant digits. */
-void value_format(char *out, size_t n, double v)
+void values_format(char *out, size_t n, double v)
 {
 	if (v == (double)(long long)v && v > -9.2e18 && v < 9.2e18)
 		snprintf(out, n, "%lld", (long long)v);

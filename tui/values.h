@@ -100,17 +100,17 @@ void		 values_on_read(struct values *, void (*fn)(const char *rel, void *),
 
 /* Check a spec's syntax without reading anything (lab --check): 0, or
  * -1 with the same error values_get would give for the spec itself. */
-int	value_check(const char *spec, char *err, size_t errlen);
+int	values_check(const char *spec, char *err, size_t errlen);
 /* values_open + values_get + values_close for one value. */
-int	value_read(const char *root, const char *spec, double *out,
+int	values_read(const char *root, const char *spec, double *out,
 		   char *err, size_t errlen);
 /* Print a value as umkit-value does: integers without a fraction,
  * others with up to 15 significant digits. */
-void	value_format(char *out, size_t n, double v);
+void	values_format(char *out, size_t n, double v);
 
 /* The root-relative files (glob patterns) a spec can name, except
  * file[PATH], NULL-terminated: a recording must keep them
  * (uml/record.files; a test compares the two). */
-extern const char *const value_files[];
+extern const char *const values_files[];
 
 #endif

@@ -2,9 +2,9 @@
  * fuzz-values.c - libFuzzer entry point for the value layer's spec
  * parser (tui/values.c), which reads the text of lab files.
  *
- * The input is a spec (NUL-terminated here).  value_check() must give 0
+ * The input is a spec (NUL-terminated here).  values_check() must give 0
  * or an error that starts with the spec's first bytes; values_get() on
- * the fixture root must agree with it: a spec value_check refuses is
+ * the fixture root must agree with it: a spec values_check refuses is
  * refused by values_get with the same message, before any file is read.
  */
 #ifndef _GNU_SOURCE
@@ -47,7 +47,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(spec, data, size);
 	spec[size] = '\0';
 	err[0] = err2[0] = '\0';
-	c = value_check(spec, err, sizeof(err));
+	c = values_check(spec, err, sizeof(err));
 	if ((c != 0 && c != -1) || (c == -1 && memchr(err, '\0', sizeof(err)) == NULL))
 		abort();
 	values_refresh(v);

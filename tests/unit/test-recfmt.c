@@ -112,6 +112,8 @@ static void test_files(void **st)
 	assert_string_equal(err, "'..' would leave the root: proc/../../x");
 	assert_int_equal(rec_files_parse("a b\n", 4, &fs, &line, err, sizeof(err)), -1);
 	assert_string_equal(err, "expected one path or glob per line: a b");
+	assert_null(rec_pattern_bad("proc/[0-9]*/status"));
+	assert_string_equal(rec_pattern_bad("a/.."), "'..' would leave the root");
 	rec_files_free(&fs);
 }
 

@@ -70,7 +70,7 @@ static double val(const char *dir, const char *spec)
 	char err[VALUE_ERR_LEN] = "";
 	double v = -12345;
 
-	if (value_read(dir, spec, &v, err, sizeof(err)) < 0)
+	if (values_read(dir, spec, &v, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	return v;
 }
@@ -82,7 +82,7 @@ static const char *error(const char *dir, const char *spec)
 	double v;
 
 	err[0] = '\0';
-	if (value_read(dir, spec, &v, err, sizeof(err)) == 0)
+	if (values_read(dir, spec, &v, err, sizeof(err)) == 0)
 		fail_msg("%s read %g, wanted an error", spec, v);
 	return err;
 }
@@ -212,7 +212,7 @@ static void test_errors(void **st)
 	(void)st;
 }
 
-/* Syntax errors come from value_check too, without reading anything. */
+/* Syntax errors come from values_check too, without reading anything. */
 static void test_check(void **st)
 {
 	static const char *const good[] = {
@@ -268,13 +268,13 @@ static void test_check(void **st)
 	double v;
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		if (value_check(good[i], err, sizeof(err)) < 0)
+		if (values_check(good[i], err, sizeof(err)) < 0)
 			fail_msg("%s", err);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(value_check(bad[i].spec, err, sizeof(err)), -1);
+		assert_int_equal(values_check(bad[i].spec, err, sizeof(err)), -1);
 		assert_string_equal(err, bad[i].err);
 		/* reading gives the same error before touching any file */
-		assert_int_equal(value_read(root, bad[i].spec, &v, err2, sizeof(err2)), -1);
+		assert_int_equal(values_read(root, bad[i].spec, &v, err2, sizeof(err2)), -1);
 		assert_string_equal(err2, bad[i].err);
 	}
 	(void)st;
@@ -290,7 +290,7 @@ static void note_read(const char *rel, void *arg)
 }
 
 /* Files are read once until values_refresh(); every file read is in
- * value_files, and value_files is in uml/record.files. */
+ * values_files, and values_files is in uml/record.files. */
 static void test_cache_and_files(void **st)
 {
 	struct rec_files table = { 0 }, seen = { 0 }, recorded = { 0 };
@@ -326,16 +326,16 @@ static void test_cache_and_files(void **st)
 		if (values_get(v, *sp, &x, err, sizeof(err)) < 0)
 			fail_msg("%s", err);
 	values_close(v);
-	for (int i = 0; value_files[i]; i++)
-		note_read(value_files[i], &table);
+	for (int i = 0; values_files[i]; i++)
+		note_read(values_files[i], &table);
 	for (int i = 0; i < seen.n; i++)
 		if (!rec_files_match(&table, seen.pat[i]))
-			fail_msg("values read %s, which value_files does not list", seen.pat[i]);
+			fail_msg("values read %s, which values_files does not list", seen.pat[i]);
 	text = top_file("uml/record.files", &len);
 	assert_int_equal(rec_files_parse(text, len, &recorded, &line, err, sizeof(err)), 0);
-	for (int i = 0; value_files[i]; i++)
-		if (!rec_files_has(&recorded, value_files[i]))
-			fail_msg("uml/record.files lacks %s, which a value can name", value_files[i]);
+	for (int i = 0; values_files[i]; i++)
+		if (!rec_files_has(&recorded, values_files[i]))
+			fail_msg("uml/record.files lacks %s, which a value can name", values_files[i]);
 	free(text);
 	rec_files_free(&recorded);
 	rec_files_free(&seen);
@@ -352,7 +352,7 @@ static void test_recording_root(void **st)
 	snprintf(rec, sizeof(rec), "%s/rec", root);
 	put("rec/umkit-recording", "umkit-recording 1\n");
 	put("rec/snap/000000/proc/uptime", "3.25 1.00\n");
-	assert_int_equal(value_read(rec, "uptime", &x, err, sizeof(err)), -1);
+	assert_int_equal(values_read(rec, "uptime", &x, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/rec is a recording: name one snapshot, "));
 	assert_non_null(strstr(err, "/rec/snap/SEQ"));
 	strcat(rec, "/snap/000000");
@@ -365,13 +365,13 @@ static void test_format(void **st)
 {
 	char out[64];
 
-	value_format(out, sizeof(out), 27094);
+	values_format(out, sizeof(out), 27094);
 	assert_string_equal(out, "27094");
-	value_format(out, sizeof(out), -1);
+	values_format(out, sizeof(out), -1);
 	assert_string_equal(out, "-1");
-	value_format(out, sizeof(out), 0.09);
+	values_format(out, sizeof(out), 0.09);
 	assert_string_equal(out, "0.09");
-	value_format(out, sizeof(out), 9007199254740992.0);
+	values_format(out, sizeof(out), 9007199254740992.0);
 	assert_string_equal(out, "9007199254740992");
 	(void)st;
 }

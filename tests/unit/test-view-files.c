@@ -5,7 +5,7 @@
  * lru view's t reads lru_gen_full); every file it reads must match its
  * table, every table entry must be read and be a line of
  * uml/record.files, and every line there must be read by a view or be
- * nameable by a value spec (value_files): a recording replays what the
+ * nameable by a value spec (values_files): a recording replays what the
  * TUI and the lab checks read, and keeps nothing else.
  */
 #include "tui-test.h"
@@ -110,8 +110,8 @@ static void test_view_files(void **st)
 			for (int i = 0; i < fs.n; i++)
 				known |= !strcmp(fs.pat[i], recorded.pat[k]);
 		}
-		for (int i = 0; value_files[i]; i++)
-			known |= !strcmp(value_files[i], recorded.pat[k]);
+		for (int i = 0; values_files[i]; i++)
+			known |= !strcmp(values_files[i], recorded.pat[k]);
 		if (!known)
 			fail_msg("uml/record.files keeps %s, which no view reads and no value "
 				 "names", recorded.pat[k]);
