@@ -148,7 +148,11 @@ R2=$TMP/rec2
 t0=$(ms)
 "$UMKIT" record $B "$R2" --every 200 --for 30 2>"$TMP/rec2.log" &
 rp=$!
-sleep 1.5
+# stop it once three snapshots are in (a loaded host is slow to take them)
+i=0
+while [ $i -lt 100 ] && [ "$(wc -l < "$R2/index" 2>/dev/null || echo 0)" -lt 3 ]; do
+	sleep 0.1; i=$((i + 1))
+done
 "$UMKIT" stop $B
 wait $rp
 rc=$?
