@@ -496,12 +496,9 @@ lcond_eval(const struct lcond *c, const struct lenv *env, double *l, double *r,
 	return -1;
 }
 
-/* Integers without decimals, others with up to 4 significant decimals. */
+/* The way the value layer prints numbers (umkit get, umkit-value). */
 void
 lab_fmt_num(char *out, size_t n, double v)
 {
-	if (fabs(v) < 1e15 && v == floor(v))
-		snprintf(out, n, "%.0f", v);
-	else
-		snprintf(out, n, "%.4g", v);
+	values_format(out, n, v);
 }

@@ -37,6 +37,8 @@
 
 /* ---- values at marks --------------------------------------------------- */
 
+static int	env_now(void *, const char *, double *, char *);
+
 /* Find the saved value of (spec, mark). */
 static struct lmark *
 mark_find(struct lab_sess *s, const char *spec, const char *mark)
@@ -72,7 +74,7 @@ mark_one(const char *spec, const char *mark, void *arg)
 		k->spec = xstrdup(spec);
 		k->mark = xstrdup(mark);
 	}
-	k->ok = values_read(s->root, spec, &k->v, k->err, sizeof k->err) == 0;
+	k->ok = env_now(s, spec, &k->v, k->err) == 0;
 }
 
 /* Take mark name ("" is the step's start) for every delta of the step. */
@@ -82,6 +84,8 @@ take_mark(struct lab_sess *s, const struct lstep *st, const char *name)
 	struct markctx	m = { s, name };
 	int		i;
 
+	if (s->vals != NULL)
+		values_refresh(s->vals);
 	for (i = 0; i < st->nacts; i++) {
 		if (st->acts[i].cond != NULL) {
 			lexpr_specs(st->acts[i].cond->left, mark_one, &m);
@@ -108,13 +112,18 @@ marks_clear(struct lab_sess *s)
 
 /* ---- the environment expressions are evaluated in ---------------------- */
 
-/* A value now, through the mirror. */
+/*
+ * A value now, through the mirror.  One handle serves a whole evaluation
+ * (sess_env refreshes it), so two values of one file come from one read.
+ */
 static int
 env_now(void *arg, const char *spec, double *v, char *err)
 {
 	struct lab_sess	*s = arg;
 
-	return values_read(s->root, spec, v, err, LAB_ERR_LEN);
+	if (s->vals == NULL && (s->vals = values_open(s->root, err, LAB_ERR_LEN)) == NULL)
+		return -1;
+	return values_get(s->vals, spec, v, err, LAB_ERR_LEN);
 }
 
 /* A value at a mark. */
@@ -216,7 +225,18 @@ sess_env(struct lab_sess *s)
 {
 	struct lenv	e = { env_now, env_at, env_result, s };
 
+	if (s->vals != NULL)
+		values_refresh(s->vals);
 	return e;
+}
+
+/* Forget the values handle (the guest rebooted: a new mirror). */
+static void
+vals_close(struct lab_sess *s)
+{
+	if (s->vals != NULL)
+		values_close(s->vals);
+	s->vals = NULL;
 }
 
 /* ---- guest ------------------------------------------------------------- */
@@ -266,6 +286,7 @@ lab_guest_down(struct lab_sess *s)
 	char		*dir;
 	long long	 until = now_ms() + 8000;
 
+	vals_close(s);
 	if (!s->up)
 		return;
 	s->up = false;
@@ -672,6 +693,7 @@ do_wait(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 
 	s->log_line(s, "waiting for %s", a->cond->text);
 	for (;;) {
+		env = sess_env(s);	/* fresh values each time */
 		c = lcond_eval(a->cond, &env, &l, &r, err);
 		if (c == 1)
 			return 0;
