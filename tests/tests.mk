@@ -20,3 +20,5 @@ bench-build: all
 
 bench-boot: all
 	@sh tests/bench-boot.sh
+
+include tests/variants-mm.mk
