@@ -42,10 +42,8 @@ static struct {
 	double		 msg_until;
 	double		 updated_at;		/* wall time of the last update */
 	double		 update_ms;		/* cost of the last update */
-	const char	*lab_file;		/* --lab-pane FILE */
-	bool		 lab_shown;
-	struct buf	 lab;
-	int		 lab_rc;
+	bool		 lab_shown;		/* the lab pane (lab-pane.c) */
+	bool		 lab_runner;		/* --lab-fd: 'umkit lab' drives it */
 } T;
 
 static volatile sig_atomic_t quit_signal;
@@ -107,23 +105,7 @@ static void update(bool jumped)
 	source_tick(&T.src);
 	c.now_ms = source_now_ms(&T.src);
 	T.view->update(&c);
-	if (T.lab_file) {
-		FILE *f = fopen(T.lab_file, "r");
-
-		T.lab.len = 0;
-		T.lab_rc = f ? 0 : -errno;
-		if (f) {
-			size_t r;
-
-			if (!T.lab.p)
-				T.lab.p = xmalloc(T.lab.cap = 8192);
-			r = fread(T.lab.p, 1, T.lab.cap - 1, f);
-			T.lab.len = r;
-			fclose(f);
-		}
-		if (T.lab.p)
-			T.lab.p[T.lab.len] = '\0';
-	}
+	lab_pane_update();
 	T.updated_at = mono_ms();
 	T.update_ms = T.updated_at - t0;
 }
@@ -180,29 +162,14 @@ static void draw_status(struct canvas *cv, double now)
 			 T.interval_ms);
 	snprintf(line, sizeof(line), " %s | %s ", src, rate);
 	x = cv_text(cv, y, 0, cv->cols, C_STATUS, line);
-	if (T.msg[0] && now < T.msg_until)
+	if (lab_pane_prompt())
+		x = cv_text(cv, y, x, cv->cols, C_MARK, lab_pane_prompt());
+	else if (T.msg[0] && now < T.msg_until)
 		x = cv_text(cv, y, x, cv->cols, C_STATUS, T.msg);
 	else if (T.src.err[0])
 		x = cv_text(cv, y, x, cv->cols, C_WARN, T.src.err);
 	if (x <= cv->cols - 17)
 		cv_text(cv, y, cv->cols - 16, cv->cols, C_STATUS, " F1 help  q quit");
-}
-
-/* Draw the lab pane's text into its rectangle. */
-static void draw_lab(struct frame *f)
-{
-	int line = 0;
-	char *p, *save = NULL, *copy;
-
-	fr_text(f, line++, 0, C_TITLE, "Lab");
-	if (T.lab_rc < 0) {
-		fr_printf(f, line, 0, C_WARN, "%s: %s", T.lab_file, strerror(-T.lab_rc));
-		return;
-	}
-	copy = xstrdup(T.lab.p ? T.lab.p : "");
-	for (p = strtok_r(copy, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
-		fr_text(f, line++, 0, C_NORM, p);
-	free(copy);
 }
 
 /* Lay out and draw one frame into the canvas. */
@@ -214,24 +181,25 @@ static void render(void)
 
 	cv_clear(cv);
 	draw_tabs(cv);
-	if (T.lab_file && T.lab_shown) {
-		/* beside the view when wide, below it otherwise */
+	if (lab_pane_on() && T.lab_shown) {
+		/* beside the view when wide, below it otherwise; the lab
+		 * runner's pane holds more, so it gets more room */
 		struct frame lf = f;
 
 		if (cv->cols >= 120) {
-			lf.w = 40;
-			f.w = cv->cols - 41;
+			lf.w = T.lab_runner ? (cv->cols * 2 / 5 > 64 ? 64 : cv->cols * 2 / 5) : 40;
+			f.w = cv->cols - lf.w - 1;
 			lf.x = f.w + 1;
 			for (int y = f.y; y < f.y + f.h; y++)
 				cv_text(cv, y, f.w, cv->cols, C_DIM, glyph("│", "|"));
 		} else {
-			lf.h = f.h / 3;
+			lf.h = T.lab_runner ? f.h / 2 : f.h / 3;
 			f.h -= lf.h + 1;
 			lf.y = f.y + f.h + 1;
 			for (int x = 0; x < cv->cols; x++)
 				cv_text(cv, f.y + f.h, x, cv->cols, C_DIM, glyph("─", "-"));
 		}
-		draw_lab(&lf);
+		lab_pane_draw(&lf);
 	}
 	if (f.h < 1)
 		f.h = 1;
@@ -268,6 +236,8 @@ static bool key(int ch)
 {
 	int page = T.cv.rows - 3 > 1 ? T.cv.rows - 3 : 1;
 
+	if (T.lab_shown && lab_pane_key(ch))
+		return true;
 	if (T.view->key(ch))
 		return update(false), true;
 	switch (ch) {
@@ -344,7 +314,7 @@ static bool key(int ch)
 		break;
 	}
 	case 'L':
-		if (!T.lab_file)
+		if (!lab_pane_on())
 			say("no lab pane: start with --lab-pane FILE (the lab runner writes it)");
 		else
 			T.lab_shown = !T.lab_shown;
@@ -355,6 +325,27 @@ static bool key(int ch)
 		return true;
 	}
 	return true;
+}
+
+/* Apply what the lab runner asked for: a view, a message, a reopened
+ * root (the guest was rebooted), then redraw. */
+static void lab_runner_messages(void)
+{
+	const char *v = lab_pane_take_view(), *m = lab_pane_take_say();
+
+	if (lab_pane_take_reopen()) {
+		char *root = xstrdup(T.src.root);
+
+		source_close(&T.src);
+		source_open(&T.src, root);
+		free(root);
+		update(true);
+	}
+	if (v != NULL)
+		switch_view(view_by_name(v));
+	if (m != NULL)
+		say(m);
+	show();
 }
 
 /* Size the canvas to the terminal. */
@@ -423,7 +414,12 @@ static int run(void)
 			next = now + T.interval_ms;
 			show();
 		}
+		if (lab_pane_fd() >= 0 && lab_pane_read())
+			lab_runner_messages();
 		wait = T.paused ? 250 : (int)(next - now);
+		/* the lab runner's messages are read at least every 50 ms */
+		if (lab_pane_fd() >= 0 && wait > 50)
+			wait = 50;
 		timeout(wait < 1 ? 1 : wait > 250 ? 250 : wait);
 		ch = getch();
 		if (ch == ERR) {
@@ -490,7 +486,8 @@ static void usage(FILE *f)
 	      "                  80x24) and exit\n"
 	      "  --interval MS   refresh interval (default 1000)\n"
 	      "  --ascii         no UTF-8 block characters\n"
-	      "  --lab-pane FILE show FILE's text in a lab pane (key L)\n", f);
+	      "  --lab-pane FILE show FILE's text in a lab pane (key L)\n"
+	      "  --lab-fd N      the lab pane of 'umkit lab', on socket N\n", f);
 }
 
 /* Parse options, then dump one frame or run interactively. */
@@ -505,6 +502,7 @@ int main(int argc, char **argv)
 		{ "rows", required_argument, NULL, 'r' },
 		{ "ascii", no_argument, NULL, 'a' },
 		{ "lab-pane", required_argument, NULL, 'l' },
+		{ "lab-fd", required_argument, NULL, 'L' },
 		{ "bench-frames", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -534,7 +532,11 @@ int main(int argc, char **argv)
 		case 'c': cols = atoi(optarg); break;
 		case 'r': rows = atoi(optarg); break;
 		case 'a': ascii = true; break;
-		case 'l': T.lab_file = optarg; T.lab_shown = true; break;
+		case 'l': lab_pane_init(optarg, -1); T.lab_shown = true; break;
+		case 'L':
+			lab_pane_init(NULL, atoi(optarg));
+			T.lab_shown = T.lab_runner = true;
+			break;
 		case 'B': bench_n = atoi(optarg); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

@@ -10,7 +10,7 @@ TUI_PARSERS := parse-util parse-vmstat parse-meminfo parse-lrugen \
 	parse-zoneinfo parse-buddyinfo parse-pagetypeinfo parse-extfrag \
 	parse-trace parse-kpageflags parse-proc
 TUI_MODULES := $(TUI_PARSERS) util source draw view-lru view-compact \
-	view-counters view-overview view-help tui
+	view-counters view-overview view-help lab-pane tui
 TUI_OBJS := $(patsubst %,$(B)/obj/tui/%.o,$(TUI_MODULES))
 
 all: $(B)/bin/umkit-tui

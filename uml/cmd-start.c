@@ -275,6 +275,9 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 	int		 sfd, r, devnull;
 
 	setsid();
+	/* A guest tied to its starter (a lab runner) stops when it dies. */
+	if (o->tied && (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() == 1))
+		_exit(EXIT_KIT);
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.idle, NULL);
 	/* Until ready, errors go to 'umkit start' through the pipe. */
@@ -388,17 +391,67 @@ default_name(const struct guest_opts *o)
 	return o->kernel != NULL ? "custom" : o->variant;
 }
 
+/*
+ * Start the named guest: fork its supervisor and wait until it reports
+ * ready.  Returns 0, or EXIT_KIT with the reason already printed.  With
+ * quiet == 0 the "guest NAME started" line goes to stdout.
+ */
+int
+guest_start_named(const char *name, struct guest_opts *o, int quiet)
+{
+	char		 buf[4096];
+	int		 p[2], st;
+	size_t		 len = 0;
+	ssize_t		 n;
+	pid_t		 pid;
+
+	guest_kernel(o);		/* build it here, with output */
+	if (pipe2(p, O_CLOEXEC) < 0)
+		fatalx("pipe");
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		fatalx("fork");
+	if (pid == 0) {
+		close(p[0]);
+		supervise(name, o, p[1]);
+	}
+	close(p[1]);
+	while (len < sizeof buf - 1 &&
+	    (n = read(p[0], buf + len, sizeof buf - 1 - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		len += n;
+		if (len >= 3 && memcmp(buf + len - 3, "ok\n", 3) == 0)
+			break;
+	}
+	buf[len] = '\0';
+	close(p[0]);
+	free(o->kpath);
+	o->kpath = NULL;
+	if (len >= 3 && memcmp(buf + len - 3, "ok\n", 3) == 0) {
+		buf[len - 3] = '\0';
+		fputs(buf, stderr);
+		if (!quiet)
+			printf("guest %s started (%s, %d CPUs, %ld MiB); mirror at run/%s/mnt\n",
+			    name, o->kernel ? o->kernel : o->variant, o->cpus,
+			    o->mem_mb, name);
+		return 0;
+	}
+	fputs(buf, stderr);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return EXIT_KIT;
+}
+
 /* umkit start [options] [-n NAME] */
 static int
 start_main(int argc, char **argv)
 {
 	struct guest_opts	 o;
 	const char		*name = NULL;
-	char			 buf[4096];
-	int			 c, p[2], st;
-	size_t			 len = 0;
-	ssize_t			 n;
-	pid_t			 pid;
+	int			 c;
 
 	guest_opts_init(&o);
 	while ((c = getopt_long(argc, argv, "+V:m:c:k:n:Avh", help_opts, NULL)) != -1) {
@@ -420,42 +473,7 @@ start_main(int argc, char **argv)
 		name = default_name(&o);
 	if (run_name_ok(name) < 0)
 		fatal("-n %s: a name is 1-32 letters, digits, '-' or '_'", name);
-	guest_kernel(&o);		/* build it here, with output */
-
-	if (pipe2(p, O_CLOEXEC) < 0)
-		fatalx("pipe");
-	fflush(NULL);
-	if ((pid = fork()) < 0)
-		fatalx("fork");
-	if (pid == 0) {
-		close(p[0]);
-		supervise(name, &o, p[1]);
-	}
-	close(p[1]);
-	while (len < sizeof buf - 1 &&
-	    (n = read(p[0], buf + len, sizeof buf - 1 - len)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		len += n;
-		if (len >= 3 && memcmp(buf + len - 3, "ok\n", 3) == 0)
-			break;
-	}
-	buf[len] = '\0';
-	close(p[0]);
-	free(o.kpath);
-	if (len >= 3 && memcmp(buf + len - 3, "ok\n", 3) == 0) {
-		buf[len - 3] = '\0';
-		fputs(buf, stderr);
-		printf("guest %s started (%s, %d CPUs, %ld MiB); mirror at run/%s/mnt\n",
-		    name, o.kernel ? o.kernel : o.variant, o.cpus, o.mem_mb, name);
-		return 0;
-	}
-	fputs(buf, stderr);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return EXIT_KIT;
+	return guest_start_named(name, &o, 0);
 }
 
 /* umkit stop NAME... */

@@ -148,13 +148,21 @@ ctl_call(const char *name, const char *const fields[], const int *fds,
 	return reply;
 }
 
-/* exec over the control socket. */
+/* exec over the control socket, with our stdout and stderr. */
 int
 ctl_exec(const char *name, char *const argv[], int timeout_s, int *status)
 {
+	return ctl_exec_fds(name, argv, timeout_s, 1, 2, status);
+}
+
+/* exec over the control socket, output to out_fd and err_fd. */
+int
+ctl_exec_fds(const char *name, char *const argv[], int timeout_s, int out_fd,
+    int err_fd, int *status)
+{
 	const char	**f;
 	char		  t[16], *r;
-	int		  i, n, fds[2] = { 1, 2 }, rc = -1;
+	int		  i, n, fds[2] = { out_fd, err_fd }, rc = -1;
 
 	for (n = 0; argv[n] != NULL; n++)
 		;

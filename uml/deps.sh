@@ -24,6 +24,8 @@ fuse3                fusermount3
 libncurses-dev       the TUI
 pkg-config           finding libfuse3 / ncurses flags
 libcmocka-dev        C unit tests
+libjansson-dev       lab results as JSON (umkit lab)
+libxml2-utils        xmllint: the JUnit files are checked in make test
 tmux                 driving the TUI in tests
 util-linux           setarch, flock
 procps               pgrep and kill for the tests

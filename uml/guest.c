@@ -404,6 +404,40 @@ guest_free(struct guest *g)
 	g->rundir = g->kernel = NULL;
 }
 
+/* The lines of a console log from its first panic line (at most max). */
+char *
+guest_log_panic(const char *logpath, int max)
+{
+	const char	**m;
+	char		 *t = read_text(logpath), *p, *first = NULL, *end;
+	int		  n;
+
+	if (t == NULL)
+		return NULL;
+	for (p = t; p != NULL && first == NULL; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		for (m = panic_marks; *m != NULL; m++) {
+			end = strchr(p, '\n');
+			if (end)
+				*end = '\0';
+			if (strstr(p, *m) != NULL)
+				first = p;
+			if (end)
+				*end = '\n';
+			if (first != NULL)
+				break;
+		}
+	if (first == NULL) {
+		free(t);
+		return NULL;
+	}
+	for (end = first, n = 0; end != NULL && n < max; n++)
+		if ((end = strchr(end, '\n')) != NULL)
+			end++;
+	p = end != NULL ? xasprintf("%.*s", (int)(end - first), first) : xstrdup(first);
+	free(t);
+	return p;
+}
+
 /* Kill the process group whose leader's pid is in path, if alive. */
 void
 guest_kill_pidfile(const char *path)

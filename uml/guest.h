@@ -23,6 +23,7 @@ struct guest_opts {
 	int		 verbose;	/* copy the console to stderr */
 	const char	*name;		/* run/NAME and the UML umid */
 	const char	*logpath;	/* console log file */
+	int		 tied;		/* named guests: stop when the starter dies */
 };
 
 #define GUEST_DEFAULT_MEM_MB	256
@@ -80,6 +81,18 @@ int	 guest_panicked(struct guest *, int print);
 
 /* Release everything (after guest_kill). */
 void	 guest_free(struct guest *);
+
+/*
+ * Start a named guest (its supervisor: UML, link, mirror, control
+ * socket) and wait until it is ready; 0, or EXIT_KIT with the reason
+ * printed.  "guest NAME started" goes to stdout unless quiet.
+ * (cmd-start.c)
+ */
+int	 guest_start_named(const char *name, struct guest_opts *, int quiet);
+
+/* A console log's lines from the first panic line on (at most max),
+ * allocated; NULL when it has none. */
+char	*guest_log_panic(const char *logpath, int max);
 
 /* Kill a UML process group recorded in a pid file, if still alive. */
 void	 guest_kill_pidfile(const char *path);

@@ -39,6 +39,13 @@ run_dir(const char *name)
 	return xasprintf("%s/run/%s", top_dir(), name);
 }
 
+/* run/NAME/mnt. */
+char *
+run_mnt(const char *name)
+{
+	return xasprintf("%s/run/%s/mnt", top_dir(), name);
+}
+
 /* run/log/NAME.log, making run/log. */
 char *
 run_log(const char *name)

@@ -13,8 +13,7 @@
 
 static const struct cmd *cmds[] = {
 	&cmd_run, &cmd_exec, &cmd_start, &cmd_stop, &cmd_list, &cmd_console,
-	&cmd_trace,
-	&cmd_trace, &cmd_tui, &cmd_record, &cmd_variants, &cmd_cleanup, NULL
+	&cmd_trace, &cmd_lab, &cmd_tui, &cmd_record, &cmd_variants, &cmd_cleanup, NULL
 };
 
 /* The top-level usage text. */

@@ -18,7 +18,8 @@ struct cmd {
 };
 
 extern const struct cmd cmd_exec, cmd_start, cmd_stop, cmd_list,
-    cmd_console, cmd_variants, cmd_cleanup, cmd_tui, cmd_record, cmd_run, cmd_trace;
+    cmd_console, cmd_variants, cmd_cleanup, cmd_tui, cmd_record, cmd_run, cmd_trace,
+    cmd_lab;
 
 /* getopt_long options every command takes: --help (as -h). */
 extern const struct option help_opts[];
