@@ -116,12 +116,12 @@ tm new-session -d -s t -x 100 -y 30 "env -u TMUX sh"
 tm set-option -t t status off >/dev/null
 tm send-keys -t t "$TUI --root $MNT --view counters --interval 200; echo tui-exit=\$?" Enter
 "$UMKIT" exec "$NAME" -- sh -c "$CHECK 8192 2 12 >/dev/null 2>&1 &" >/dev/null 2>&1
-if wait_for "umkit-rssc .* atomic$"; then ok "$V: TUI: the single-threaded process shows atomic"
+if wait_for "umkit-rssche .* atomic$"; then ok "$V: TUI: the single-threaded process shows atomic"
 else not_ok "$V: TUI: the single-threaded process shows atomic" "$screen"; fi
-if wait_for "umkit-rssc +2 .* >percpu$" 120; then ok "$V: TUI: with its second thread, the switch is marked (>percpu)"
+if wait_for "umkit-rssche +2 .* >percpu$" 120; then ok "$V: TUI: with its second thread, the switch is marked (>percpu)"
 else not_ok "$V: TUI: with its second thread, the switch is marked (>percpu)" "$screen"; fi
 like "$V: TUI: the global switch count is shown as it rises" "$screen" 'rss_percpu_switch [0-9]+ \+1'
-if wait_for "umkit-rssc +2 .*[0-9] percpu$" 80 && ! printf '%s\n' "$screen" | grep -q ">percpu"; then
+if wait_for "umkit-rssche +2 .*[0-9] percpu$" 80 && ! printf '%s\n' "$screen" | grep -q ">percpu"; then
 	ok "$V: TUI: the mark goes after 5 s, percpu stays"
 else not_ok "$V: TUI: the mark goes after 5 s, percpu stays" "$screen"; fi
 tm send-keys -t t q

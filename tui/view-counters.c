@@ -280,7 +280,7 @@ static void counters_draw(struct frame *f)
 
 	fr_printf(f, line++, 0, C_TITLE, "mm rss counters (kB)  %d processes with memory, largest first",
 		  nprocs_all);
-	fr_printf(f, line++, 0, C_DIM, "%6s %-10s %3s %8s %8s %7s %6s %8s %5s %s", "pid", "name",
+	fr_printf(f, line++, 0, C_DIM, "%6s %-12s %3s %8s %8s %7s %6s %8s %5s %s", "pid", "name",
 		  "thr", "RssAnon", "RssFile", "RssShmem", "Swap", "statm", "gap", "mode");
 	if (rc_proc < 0)
 		fr_text(f, line++, 0, C_WARN, "proc: not listable");
@@ -294,7 +294,7 @@ static void counters_draw(struct frame *f)
 			fr_printf(f, line++, 0, C_DIM, "%6d (status not readable)", p->pid);
 			continue;
 		}
-		x = fr_printf(f, line, 0, C_NORM, "%6d %-10.10s %3d %8llu %8llu %7llu %6llu %8llu %+5lld ",
+		x = fr_printf(f, line, 0, C_NORM, "%6d %-12.12s %3d %8llu %8llu %7llu %6llu %8llu %+5lld ",
 				  p->pid, s->name, s->threads, s->rss_anon, s->rss_file, s->rss_shmem,
 				  s->vm_swap, p->resident * 4, gap);
 
