@@ -13,3 +13,4 @@ $(ROOTFS): $(B)/rootfs/bin/umkit-rsscheck
 bench-variants-variants-mm: all
 	@sh tests/bench-variant-compaction-noacct.sh
 	@sh tests/bench-variant-rss-lazy.sh
+	@sh tests/bench-workingset-cgroups.sh
