@@ -11,6 +11,9 @@ unit-list: $(UNIT_TESTS)
 	@mkdir -p $(B)/tests
 	@printf '%s\n' $(UNIT_TESTS) > $(B)/tests/unit.list
 
+# The seed variants rss-lazy and compaction-noacct: a guest program, benchmarks.
+include tests/variants-mm.mk
+
 # 'make bench': each bench-* target prints its own figures.
 .PHONY: bench bench-build bench-boot
 bench: bench-build bench-boot bench-mirror bench-tui
@@ -20,5 +23,3 @@ bench-build: all
 
 bench-boot: all
 	@sh tests/bench-boot.sh
-
-include tests/variants-mm.mk
