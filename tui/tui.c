@@ -48,15 +48,6 @@ static struct {
 
 static volatile sig_atomic_t quit_signal;
 
-/* Wall clock in ms (monotonic). */
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Leave curses mode if it is on (idempotent; used by fatal and atexit). */
 static void end_curses(void)
 {
@@ -93,20 +84,20 @@ static const struct view *view_by_name(const char *name)
 			return data_views[i];
 	if (n == 1 && name[0] >= '1' && name[0] <= '4')
 		return data_views[name[0] - '1'];
-	fatal("unknown view '%s' (lru, compaction, counters, overview, help)", name);
+	fatalx("unknown view '%s' (lru, compaction, counters, overview, help)", name);
 }
 
 /* Read the files of the current view (and the lab pane's file). */
 static void update(bool jumped)
 {
 	struct ctx c = { .src = &T.src, .jumped = jumped };
-	double t0 = mono_ms();
+	double t0 = now_us() / 1e3;
 
 	source_tick(&T.src);
 	c.now_ms = source_now_ms(&T.src);
 	T.view->update(&c);
 	lab_pane_update();
-	T.updated_at = mono_ms();
+	T.updated_at = now_us() / 1e3;
 	T.update_ms = T.updated_at - t0;
 }
 
@@ -125,7 +116,7 @@ static void switch_view(const struct view *v)
 static void say(const char *msg)
 {
 	snprintf(T.msg, sizeof(T.msg), "%s", msg);
-	T.msg_until = mono_ms() + 3000;
+	T.msg_until = now_us() / 1e3 + 3000;
 }
 
 /* Tab bar: the views, the current one highlighted. */
@@ -211,7 +202,7 @@ static void render(void)
 		render();
 		return;
 	}
-	draw_status(cv, mono_ms());
+	draw_status(cv, now_us() / 1e3);
 }
 
 /* Render and put on the terminal. */
@@ -363,7 +354,7 @@ static void start_curses(void)
 {
 	fatal_set_cleanup(end_curses);
 	if (!initscr())
-		fatal("cannot initialise the terminal");
+		fatalx("cannot initialise the terminal");
 	T.curses_on = true;
 	curs_set(0);
 	if (ui.color && has_colors()) {
@@ -396,10 +387,10 @@ static int run(void)
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
 	update(false);
-	next = mono_ms() + T.interval_ms;
+	next = now_us() / 1e3 + T.interval_ms;
 	show();
 	while (!quit_signal) {
-		double now = mono_ms();
+		double now = now_us() / 1e3;
 		int ch, wait;
 
 		if (!T.paused && now >= next) {
@@ -423,7 +414,7 @@ static int run(void)
 		timeout(wait < 1 ? 1 : wait > 250 ? 250 : wait);
 		ch = getch();
 		if (ch == ERR) {
-			if (T.msg[0] && mono_ms() >= T.msg_until) {
+			if (T.msg[0] && now_us() / 1e3 >= T.msg_until) {
 				T.msg[0] = '\0';
 				show();
 			}
@@ -453,11 +444,11 @@ static int bench(int n)
 	start_curses();
 	update(false);
 	for (int i = 0; i < n; i++) {
-		double t0 = mono_ms();
+		double t0 = now_us() / 1e3;
 
 		update(false);
 		show();
-		t[i] = mono_ms() - t0;
+		t[i] = now_us() / 1e3 - t0;
 		sum += t[i];
 	}
 	end_curses();
@@ -511,6 +502,8 @@ int main(int argc, char **argv)
 	bool dump = false, ascii = false;
 	int cols = 80, rows = 24, bench_n = 0, o;
 
+	progname = "umkit-tui";
+	fatal_status = 1;
 	setlocale(LC_ALL, "");
 	T.view = &view_lru;
 	T.back = &view_lru;
@@ -527,7 +520,7 @@ int main(int argc, char **argv)
 		case 'i':
 			T.interval_ms = atoi(optarg);
 			if (T.interval_ms < 10 || T.interval_ms > 3600000)
-				fatal("--interval: %s ms is out of range (10..3600000)", optarg);
+				fatalx("--interval: %s ms is out of range (10..3600000)", optarg);
 			break;
 		case 'c': cols = atoi(optarg); break;
 		case 'r': rows = atoi(optarg); break;
@@ -547,7 +540,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (cols < 20 || rows < 5 || cols > 1000 || rows > 1000)
-		fatal("--cols/--rows: %dx%d is out of range (20x5 .. 1000x1000)", cols, rows);
+		fatalx("--cols/--rows: %dx%d is out of range (20x5 .. 1000x1000)", cols, rows);
 	if (T.view == &view_help)
 		T.back = &view_lru;
 	ui.utf8 = !ascii && !strcmp(nl_langinfo(CODESET), "UTF-8") &&

@@ -484,7 +484,6 @@ lab_main(int argc, char **argv)
 		{ "exam", no_argument, NULL, 'x' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct labopts	 o = { .slow = 1, .hints = true };
@@ -493,7 +492,7 @@ lab_main(int argc, char **argv)
 	char		**paths, *end;
 	int		 c, i, n, rc;
 
-	while ((c = getopt_long(argc, argv, "bvh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bv", lo, NULL)) != -1) {
 		switch (c) {
 		case 'l': list = true; break;
 		case 'C': check = true; break;
@@ -509,7 +508,6 @@ lab_main(int argc, char **argv)
 		case 'x': o.exam = true; o.hints = false; break;
 		case 'c': csv = optarg; break;
 		case 'v': o.verbose = true; break;
-		case 'h': return cmd_help(&cmd_lab);
 		default: return cmd_usage(&cmd_lab);
 		}
 	}
@@ -593,5 +591,6 @@ const struct cmd cmd_lab = {
 "  umkit lab --check labs/02-mglru.lab\n"
 "  umkit lab all --batch --junit results.xml\n"
 "  umkit lab report --csv grades ~/.local/state/umkit/results/*.json",
+	.max_args = CMD_ARGS_ANY,
 	.exec = lab_main,
 };

@@ -96,7 +96,7 @@ ctl_connect(const char *name)
 	if (strlen(dir) + sizeof "/ctl.sock" > sizeof sa.sun_path) {
 		/* Long checkout paths: connect through the directory. */
 		if (chdir(dir) < 0)
-			fatalx("%s", dir);
+			fatal("%s", dir);
 		snprintf(sa.sun_path, sizeof sa.sun_path, "ctl.sock");
 	} else
 		snprintf(sa.sun_path, sizeof sa.sun_path, "%s/ctl.sock", dir);
@@ -127,7 +127,7 @@ ctl_call(const char *name, const char *const fields[], const int *fds,
 	for (i = 0; fields[i] != NULL; i++) {
 		n = strlen(fields[i]) + 1;
 		if (len + n > CTL_MSG_MAX)
-			fatal("command line too long for the control socket");
+			fatalx("command line too long for the control socket");
 		memcpy(msg + len, fields[i], n);
 		len += n;
 	}

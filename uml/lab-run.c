@@ -27,6 +27,7 @@
 #include "guest.h"
 #include "lab-run.h"
 #include "run.h"
+#include "supervisor.h"
 #include "umkit.h"
 #include "util.h"
 #include "values.h"
@@ -243,7 +244,7 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	o.cpus = s->lab->cpus;
 	o.tied = 1;
 	s->log_line(s, "booting %s (%d CPUs, %ld MiB)", variant, o.cpus, o.mem_mb);
-	rc = guest_start_named(s->gname, &o, 1);
+	rc = supervisor_start(s->gname, &o, 1);
 	if (rc != 0) {
 		snprintf(s->fatal, sizeof s->fatal, "the %s guest did not boot "
 		    "(console: run/log/%s.log)", variant, s->gname);

@@ -5,7 +5,8 @@
 # JUnit, score; ASan/UBSan) and fuzz-lab-replay (the checked-in lab corpus
 # through the fuzz entry point).  make fuzz runs libFuzzer on the parser.
 
-LAB_CORE	:= uml/lab-file.c uml/lab-expr.c uml/values-tmp.c uml/util.c
+LAB_CORE	:= uml/lab-file.c uml/lab-expr.c uml/values-tmp.c uml/util.c \
+		   uml/util-core.c
 LAB_HDRS	:= uml/lab.h uml/lab-run.h uml/lab-out.h uml/values.h uml/util.h
 
 $(LT)/test-lab: tests/unit/test-lab.c uml/lab-out.c $(LAB_CORE) $(LAB_HDRS)

@@ -8,10 +8,15 @@ include $(wildcard uml/link.mk uml/mirror.mk uml/lab.mk)
 FUSE_CFLAGS	:= $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 
-LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/run.c uml/watch.c \
-		   uml/ctl.c uml/cmd-exec.c uml/cmd-start.c uml/cmd-misc.c \
-		   uml/cmd-lab.c uml/lab-file.c uml/lab-expr.c uml/lab-run.c \
-		   uml/lab-out.c uml/lab-ui.c uml/values-tmp.c
+# One file per command (uml/cmd-NAME.c), the supervisor beside its client
+# ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
+LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
+		   cleanup doctor lab
+LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/run.c uml/watch.c \
+		   uml/ctl.c uml/supervisor.c uml/preflight.c \
+		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
+		   uml/lab-file.c uml/lab-expr.c uml/lab-run.c uml/lab-out.c \
+		   uml/lab-ui.c uml/values-tmp.c
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
 all: umkit kernel
