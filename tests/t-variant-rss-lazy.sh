@@ -8,7 +8,8 @@
 # and stays exact, =percpu is 7.2's behaviour; debugfs rss_counter/stats
 # shows the per-cpu set-up only under percpu; the TUI's counters view, in
 # tmux on the live mirror, shows a process atomic, then marks its switch.
-# The checks use umkit-rsscheck (tests/rss-guest.c, in every rootfs).
+# The checks use procbench (rootfs/wl-procbench.c) and umkit-rsscheck
+# (tests/rss-guest.c), both in every rootfs.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/lib-variant.sh"
 
@@ -44,6 +45,18 @@ variant_quick $V knob || { done_testing; exit 1; }
 is "$V: a single-threaded shell reads atomic" \
 	"$("$UMKIT" exec -V $V -- sh -c 'grep RssCounterMode /proc/self/status' 2>&1)" \
 	"RssCounterMode:	atomic"
+
+# procbench --threaded: its second thread switches its counters, once.
+out=$("$UMKIT" exec -V $V -- sh -c 'sw() { awk "\$1 == \"rss_percpu_switch\" { print \$2 }" /proc/vmstat; }
+	a=$(sw); procbench --case fork --iterations 100000 > /dev/null & p=$!; sleep 0.5
+	echo single=$(awk "/^RssCounterMode:/ { print \$2 }" /proc/$p/status); kill $p; wait $p
+	b=$(sw); procbench --case fork --iterations 100000 --threaded > /dev/null & p=$!; sleep 0.5
+	echo threaded=$(awk "/^RssCounterMode:/ { print \$2 }" /proc/$p/status) \
+		threads=$(awk "/^Threads:/ { print \$2 }" /proc/$p/status) switches=$(($(sw) - b)) before=$((b - a))
+	kill $p' 2>&1 | tr '\n' ' ')
+like "$V: procbench alone reads atomic" "$out" 'single=atomic '
+like "$V: procbench --threaded (2 threads) reads percpu" "$out" 'threaded=percpu threads=2 '
+like "$V: its switch count rose by exactly one (none before it)" "$out" 'switches=1 before=0'
 
 # field LINE KEY: a key=value of an rsscheck line.
 field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
