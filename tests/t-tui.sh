@@ -56,9 +56,16 @@ like "compaction 200x60: free blocks per order" "$out" "free blk +31 +44 +28 +27
 like "compaction 200x60: counters in two columns" "$out" "compact_isolated +7291 .*pgmigrate_success +2841"
 
 out=$(dump --dump=counters)
-like "counters: dd holds 16440 kB anon" "$out" "^ +51 dd +1 +16440 +976 +0 +0 +17416 +\+0  -"
+like "counters: dd holds 16440 kB anon" "$out" "^ +51 dd +1 +16440 +976 +0 +0 +17416 +\+0 percpu$"
 like "counters: init" "$out" "^ +1 init +1 +56 +1732 "
-like "counters: mode not exposed by 7.2" "$out" "mode: not exposed by this kernel"
+like "counters: 7.2 without a mode line: percpu for every mm" "$out" "mode: implied by Linux 7\.2 \(percpu since 6\.2\)"
+is "counters: no process shows '-' as its mode on 7.2" "$(printf '%s\n' "$out" | grep -Ec '^ +[0-9]+ .* -$')" 0
+noosr=$(mktemp -d)
+cp -r "$FX/." "$noosr/" && rm -rf "$noosr/proc/sys"
+out=$("$TUI" --root "$noosr" --dump=counters 2>&1)
+rm -rf "$noosr"
+like "counters: no mode line and no osrelease: '-'" "$out" "^ +51 dd .* -$"
+like "counters: ... and says so" "$out" "mode: not exposed by this kernel"
 like "counters: vmstat vs zone sum with bound" "$out" "nr_free_pages +27103 +27094 +\+9 +16"
 
 out=$(dump --dump=overview)

@@ -11,6 +11,9 @@ unit-list: $(UNIT_TESTS)
 	@mkdir -p $(B)/tests
 	@printf '%s\n' $(UNIT_TESTS) > $(B)/tests/unit.list
 
+# The seed variants rss-lazy and compaction-noacct: a guest program, benchmarks.
+include tests/variants-mm.mk
+
 # 'make bench': each bench-* target prints its own figures.
 .PHONY: bench bench-build bench-boot bench-disk bench-workloads
 bench: bench-build bench-boot bench-disk bench-workloads bench-mirror bench-tui

@@ -1,5 +1,5 @@
-/* parse-proc.c - /proc/PID/status, /proc/PID/statm, /proc/stat and
- * /proc/pressure/memory. */
+/* parse-proc.c - /proc/PID/status, /proc/PID/statm, /proc/stat,
+ * /proc/pressure/memory and /proc/sys/kernel/osrelease. */
 #include <string.h>
 
 #include "parse.h"
@@ -79,6 +79,32 @@ int parse_statm(const char *buf, size_t len, struct statm *sm)
 		return -1;
 	}
 	return 0;
+}
+
+/* The leading "MAJOR.MINOR" of the kernel release string. */
+int parse_osrelease(const char *buf, size_t len, struct osrelease *o)
+{
+	struct lines l;
+	struct tok line, t[2], rest;
+	u64 major, minor;
+
+	memset(o, 0, sizeof(*o));
+	lines_init(&l, buf, len);
+	if (!lines_next(&l, &line) || tok_split(line, t, 2) != 1 ||
+	    !tok_u64_prefix(t[0], &major, &rest) || rest.n < 2 || rest.s[0] != '.') {
+		perr(o->err, 1, "osrelease: expected MAJOR.MINOR");
+		return -1;
+	}
+	rest.s++;
+	rest.n--;
+	if (!tok_u64_prefix(rest, &minor, &rest) || (rest.n && rest.s[0] != '.' &&
+	    rest.s[0] != '-' && rest.s[0] != '+') || major > 999 || minor > 999) {
+		perr(o->err, 1, "osrelease: expected MAJOR.MINOR");
+		return -1;
+	}
+	o->major = (int)major;
+	o->minor = (int)minor;
+	return cut_short(o->err, buf, len, 1, "osrelease") ? -1 : 0;
 }
 
 /* The aggregate cpu line and the count of per-cpu lines. */

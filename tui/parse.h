@@ -395,6 +395,13 @@ struct statm {
 };
 int	parse_statm(const char *buf, size_t len, struct statm *);
 
+/* /proc/sys/kernel/osrelease: "MAJOR.MINOR[.PATCH][-EXTRA]". */
+struct osrelease {
+	int	major, minor;
+	char	err[PERR_LEN];
+};
+int	parse_osrelease(const char *buf, size_t len, struct osrelease *);
+
 /* The aggregate "cpu" line of /proc/stat, in USER_HZ ticks. */
 struct cpustat {
 	u64	user, nice, system, idle, iowait, irq, softirq, steal;

@@ -55,6 +55,7 @@ run(unsigned which, const char *b, size_t n)
 		}
 		break;
 	}
+	case 13: { struct osrelease v; parse_osrelease(b, n, &v); check_err(v.err); break; }
 	}
 }
 
@@ -69,7 +70,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (b == NULL)
 		return 0;
 	memcpy(b, data + 1, size - 1);
-	run(data[0] % 13, b, size - 1);
+	run(data[0] % 14, b, size - 1);
 	free(b);
 	return 0;
 }

@@ -39,6 +39,18 @@ static int run_stat(const char *b, size_t n, char *err, struct rows *out)
 	return r;
 }
 
+/* Adapter for robust_rows(): major and minor, on success. */
+static int run_osrelease(const char *b, size_t n, char *err, struct rows *out)
+{
+	struct osrelease o;
+	int r = parse_osrelease(b, n, &o);
+
+	memcpy(err, o.err, PERR_LEN);
+	if (r == 0)
+		rows_add(out, "%d.%d", o.major, o.minor);
+	return r;
+}
+
 /* Adapter for robust_rows(): the seven numbers, on success. */
 static int run_statm(const char *b, size_t n, char *err, struct rows *out)
 {
@@ -81,6 +93,39 @@ static void test_fixture(void **st)
 	assert_true(cs.idle > 0);
 	robust_rows(b, len, run_stat, NULL);
 	free(b);
+	b = fixture("guest/proc/sys/kernel/osrelease", &len);
+	{
+		struct osrelease o;
+
+		assert_int_equal(parse_osrelease(b, len, &o), 0);
+		assert_int_equal(o.major, 7);
+		assert_int_equal(o.minor, 2);
+	}
+	robust_rows(b, len, run_osrelease, NULL);
+	free(b);
+	(void)st;
+}
+
+/* Release strings of distribution and development kernels; junk is named. */
+static void test_osrelease(void **st)
+{
+	static const struct { const char *s; int major, minor; } good[] = {
+		{ "6.1.0-28-amd64\n", 6, 1 }, { "6.2\n", 6, 2 },
+		{ "7.3.0-rc2+\n", 7, 3 }, { "5.15.0+deb\n", 5, 15 },
+	};
+	static const char *const bad[] = { "", "\n", "linux\n", "6\n", "6.\n", "6.x\n",
+					   "6.1 extra\n", "6.1x\n", "99999.1\n" };
+	struct osrelease o;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(parse_osrelease(good[i].s, strlen(good[i].s), &o), 0);
+		assert_int_equal(o.major, good[i].major);
+		assert_int_equal(o.minor, good[i].minor);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse_osrelease(bad[i], strlen(bad[i]), &o), -1);
+		assert_string_equal(o.err, "line 1: osrelease: expected MAJOR.MINOR");
+	}
 	(void)st;
 }
 
@@ -107,6 +152,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_broken),
+		cmocka_unit_test(test_osrelease),
 	};
 
 	return cmocka_run_group_tests_name("parse-proc", tests, NULL, NULL);
