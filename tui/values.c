@@ -800,6 +800,42 @@ static int get_file(struct values *v, const struct spec *s, double *out, char *m
 	return 0;
 }
 
+/* kv[PATH].KEY: the number after KEY on the first "KEY VALUE" (or "KEY:
+ * VALUE") line of any file, blanks before KEY allowed, such as a
+ * variant's debugfs statistics. */
+static int get_kv(struct values *v, const struct spec *s, double *out, char *msg)
+{
+	const char *rel = s->path, *p, *end, *q;
+	size_t kl = strlen(s->key);
+	const struct buf *b;
+	char *e;
+
+	while (*rel == '/')
+		rel++;
+	if (!(b = file(v, rel, msg)))
+		return -1;
+	for (p = b->p, end = b->p + b->len; p < end; p = q + 1) {
+		if (!(q = memchr(p, '\n', (size_t)(end - p))))
+			q = end;
+		while (p < q && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((size_t)(q - p) > kl && !memcmp(p, s->key, kl) &&
+		    (p[kl] == ' ' || p[kl] == '\t' || p[kl] == ':')) {
+			const char *n = p + kl + (p[kl] == ':');
+
+			while (n < q && (*n == ' ' || *n == '\t'))
+				n++;
+			*out = strtod(n, &e);
+			if (e == n || e > q)
+				return say(msg, "%s: '%s' is not followed by a number", rel, s->key);
+			return 0;
+		}
+		if (q == end)
+			break;
+	}
+	return say(msg, "no '%s' line in %s", s->key, rel);
+}
+
 /* ---- the sources ----------------------------------------------------------- */
 
 /* Longer names first where one is a prefix of another. */
@@ -835,6 +871,7 @@ static const struct source sources[] = {
 	{ "trace.count", "trace.count[EVENT]", "sys/kernel/tracing/trace", A_EVENT, A_EVENT,
 	  K_NONE, NULL, get_trace_count },
 	{ "file", "file[PATH]", NULL, A_PATH, A_PATH, K_NONE, NULL, get_file },
+	{ "kv", "kv[PATH].KEY", NULL, A_PATH, A_PATH, K_NAME, NULL, get_kv },
 };
 #define NSOURCES (int)(sizeof(sources) / sizeof(sources[0]))
 
@@ -1106,7 +1143,8 @@ static int check_combination(struct spec *s, char *msg)
 		return say(msg, "a pid or a name, not both");
 	if (!strcmp(src, "psi") && !(s->given & A_LINE))
 		return say(msg, "which line? (want %s)", s->src->usage);
-	if ((!strcmp(src, "trace.count") || !strcmp(src, "file")) && !(s->given & s->src->bare))
+	if ((!strcmp(src, "trace.count") || !strcmp(src, "file") || !strcmp(src, "kv")) &&
+	    !(s->given & s->src->bare))
 		return say(msg, "missing [...] (want %s)", s->src->usage);
 	return 0;
 }

@@ -175,6 +175,9 @@ static void test_other_sources(void **st)
 	assert_true(val(root, "statm[name=worker].data") == 3);
 	assert_true(val(root, "uptime") == 12.5);
 	assert_true(val(root, "file[proc/uptime]") == 12.5);
+	/* kv[]: "KEY VALUE" and "KEY: VALUE" lines of any file */
+	assert_true(val(fx, "kv[proc/meminfo].MemTotal") > 0);
+	assert_true(val(fx, "kv[proc/vmstat].pgfault") == val(fx, "vmstat.pgfault"));
 	(void)st;
 }
 
@@ -207,6 +210,10 @@ static void test_errors(void **st)
 	assert_string_equal(error(root, "vmstat.pgfault"), "vmstat.pgfault: proc/vmstat: "
 			    "line 2: expected 'name value' in vmstat");
 	assert_string_equal(error(root, "file[proc/7]"), "file[proc/7]: proc/7: Is a directory");
+	assert_string_equal(error(fx, "kv[proc/vmstat].nr_bogus"),
+			    "kv[proc/vmstat].nr_bogus: no 'nr_bogus' line in proc/vmstat");
+	assert_string_equal(error(fx, "kv[proc/zoneinfo].pages"),
+			    "kv[proc/zoneinfo].pages: proc/zoneinfo: 'pages' is not followed by a number");
 	assert_string_equal(error("/nonexistent-umkit", "vmstat.x"),
 			    "/nonexistent-umkit: No such file or directory");
 	(void)st;
@@ -227,7 +234,7 @@ static void test_check(void **st)
 	static const struct { const char *spec, *err; } bad[] = {
 		{ "", ": empty source (want vmstat, meminfo, lru_gen_full, lru_gen, zoneinfo, "
 		  "buddyinfo, extfrag, unusable, pagetypeinfo, memory.stat, status, statm, psi, "
-		  "cpustat, uptime, trace.count, file)" },
+		  "cpustat, uptime, trace.count, file, kv)" },
 		{ "vmstat", "vmstat: missing .KEY (want vmstat.KEY)" },
 		{ "vmstat.", "vmstat.: empty key after '.' (want vmstat.KEY)" },
 		{ "vmstat[x].y", "vmstat[x].y: vmstat takes no [...] (want vmstat.KEY)" },
