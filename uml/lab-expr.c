@@ -177,8 +177,10 @@ result_key_ok(const char *w)
 	for (p = w; *p != '\0'; p++) {
 		if (p == dot)
 			continue;
+		/* keys carry units: p99_us, anon_kB, MB_per_s */
 		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) &&
-		    *p != '_' && !(*p == '-' && p < dot))
+		    *p != '_' && !(*p == '-' && p < dot) &&
+		    !(isupper((unsigned char)*p) && p > dot))
 			return false;
 	}
 	return strchr(dot + 1, '.') == NULL;

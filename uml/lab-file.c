@@ -461,9 +461,14 @@ check_results(struct lp *p, const struct lexpr *e)
 		return;
 	if (e->kind == LX_RESULT) {
 		snprintf(name, sizeof name, "%.*s", (int)strcspn(e->spec, "."), e->spec);
-		for (i = 0; i < p->nwl; i++)
-			if (strcmp(p->wl[i], name) == 0)
+		/* the program's name, or its last part (umkit-rsscheck: rsscheck) */
+		for (i = 0; i < p->nwl; i++) {
+			size_t	wl = strlen(p->wl[i]), nl = strlen(name);
+
+			if (strcmp(p->wl[i], name) == 0 || (wl > nl + 1 &&
+			    p->wl[i][wl - nl - 1] == '-' && strcmp(p->wl[i] + wl - nl, name) == 0))
 				break;
+		}
 		if (i == p->nwl)
 			PERR(p, "result(%s): no run or bg line before it starts '%s'",
 			    e->spec, name);
