@@ -231,7 +231,8 @@ check_interp(struct lp *p, const char *text)
 	}
 }
 
-/* Remember the workload a command runs (its first word's basename). */
+/* Remember the workloads a command runs (its first word's basename, and
+ * the NAME of a --name NAME), for result(). */
 static void
 note_workload(struct lp *p, const char *cmd)
 {
@@ -242,6 +243,10 @@ note_workload(struct lp *p, const char *cmd)
 		return;
 	b = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
 	push_str(&p->wl, &p->nwl, b);
+	/* A program told the name of its result line: --name NAME. */
+	while (word(&cmd, w, sizeof w))
+		if (strcmp(w, "--name") == 0 && word(&cmd, w, sizeof w))
+			push_str(&p->wl, &p->nwl, w);
 }
 
 /* run/wait/check options. */
@@ -477,18 +482,44 @@ check_results(struct lp *p, const struct lexpr *e)
 	check_results(p, e->b);
 }
 
+static void	check_refs_expr(struct lp *, const struct lexpr *);
+
+/* The marks and results of every {{EXPR}} in text must exist. */
+static void
+check_interp_refs(struct lp *p, const char *text)
+{
+	const char	*q = text, *e;
+	char		 err[LAB_ERR_LEN], *x;
+	struct lexpr	*ex;
+
+	while ((q = strstr(q, "{{")) != NULL && (e = strstr(q + 2, "}}")) != NULL) {
+		x = xasprintf("%.*s", (int)(e - q - 2), q + 2);
+		if ((ex = lexpr_parse(x, err)) != NULL)
+			check_refs_expr(p, ex);
+		lexpr_free(ex);
+		free(x);
+		q = e + 2;
+	}
+}
+
 /* Validate the references of a condition. */
 static void
 check_refs(struct lp *p, const struct lcond *c)
 {
-	struct refctx	r = { p, p->line };
-
 	if (c == NULL)
 		return;
-	lexpr_specs(c->left, check_mark_ref, &r);
-	lexpr_specs(c->right, check_mark_ref, &r);
-	check_results(p, c->left);
-	check_results(p, c->right);
+	check_refs_expr(p, c->left);
+	check_refs_expr(p, c->right);
+}
+
+/* Validate the marks and results an expression refers to. */
+static void
+check_refs_expr(struct lp *p, const struct lexpr *e)
+{
+	struct refctx	r = { p, p->line };
+
+	lexpr_specs(e, check_mark_ref, &r);
+	check_results(p, e);
 }
 
 /* A keyword line inside a step. */
@@ -575,6 +606,13 @@ step_line(struct lp *p, const char *kw, const char *rest)
 		options(p, &rest, "timeout", act_opt, a);
 		a->cond = cond_here(p, rest);
 		check_refs(p, a->cond);
+	} else if (strcmp(kw, "show") == 0) {
+		a = new_act(p, LA_SHOW);
+		if (*rest == '\0')
+			PERR(p, "show: the text expected (values as {{EXPR}})");
+		a->text = xstrdup(rest);
+		check_interp(p, rest);
+		check_interp_refs(p, rest);
 	} else if (strcmp(kw, "sleep") == 0) {
 		a = new_act(p, LA_SLEEP);
 		if ((a->timeout_s = duration(rest)) < 0 || a->timeout_s > 600)
@@ -626,7 +664,7 @@ step_line(struct lp *p, const char *kw, const char *rest)
 		return;
 	} else {
 		PERR(p, "'%s' is not a step keyword (view, variant, needs, ask, run, "
-		    "bg, write, wait, sleep, mark, check, fail, hint)", kw);
+		    "bg, write, wait, sleep, show, mark, check, fail, hint)", kw);
 	}
 	if (strcmp(kw, "ask") != 0)
 		p->ask = NULL;
@@ -712,10 +750,9 @@ lab_parse(const char *path, const char *text, size_t len,
 			rest++;
 			if (*rest == ' ')
 				rest++;
-			if (p.step != NULL) {
+			if (p.step != NULL)
 				add_text(&p.step->text, rest);
-				check_interp(&p, rest);
-			} else
+			else
 				add_text(&l->intro, rest);
 			free(line);
 			continue;

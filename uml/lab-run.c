@@ -77,6 +77,24 @@ mark_one(const char *spec, const char *mark, void *arg)
 	k->ok = env_now(s, spec, &k->v, k->err) == 0;
 }
 
+/* The deltas inside the {{EXPR}}s of a line, for take_mark. */
+static void
+mark_interp(const char *text, struct markctx *m)
+{
+	const char	*q = text, *e;
+	char		 err[LAB_ERR_LEN], *x;
+	struct lexpr	*ex;
+
+	while ((q = strstr(q, "{{")) != NULL && (e = strstr(q + 2, "}}")) != NULL) {
+		x = xasprintf("%.*s", (int)(e - q - 2), q + 2);
+		if ((ex = lexpr_parse(x, err)) != NULL)
+			lexpr_specs(ex, mark_one, m);
+		lexpr_free(ex);
+		free(x);
+		q = e + 2;
+	}
+}
+
 /* Take mark name ("" is the step's start) for every delta of the step. */
 static void
 take_mark(struct lab_sess *s, const struct lstep *st, const char *name)
@@ -91,6 +109,8 @@ take_mark(struct lab_sess *s, const struct lstep *st, const char *name)
 			lexpr_specs(st->acts[i].cond->left, mark_one, &m);
 			lexpr_specs(st->acts[i].cond->right, mark_one, &m);
 		}
+		if (st->acts[i].text != NULL)
+			mark_interp(st->acts[i].text, &m);
 	}
 	lexpr_specs(st->ask.truth, mark_one, &m);
 }
@@ -263,7 +283,8 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	o.mem_mb = s->lab->mem_mb;
 	o.cpus = s->lab->cpus;
 	o.tied = 1;
-	s->log_line(s, "booting %s (%d CPUs, %ld MiB)", variant, o.cpus, o.mem_mb);
+	s->log_line(s, "booting %s (%d CPU%s, %ld MiB)", variant, o.cpus,
+	    o.cpus == 1 ? "" : "s", o.mem_mb);
 	rc = supervisor_start(s->gname, &o, 1);
 	if (rc != 0) {
 		snprintf(s->fatal, sizeof s->fatal, "the %s guest did not boot "
@@ -670,6 +691,21 @@ do_write(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 	return 0;
 }
 
+/* A line for the student: the text with its values. */
+static int
+do_show(struct lab_sess *s, const struct lstep *st, const struct lact *a)
+{
+	char	 err[LAB_ERR_LEN], *t;
+
+	if ((t = interpolate(s, a->text, err)) == NULL) {
+		act_failed(s, st, a, "show: %s", err);
+		return -1;
+	}
+	s->log_line(s, "%s", t);
+	free(t);
+	return 0;
+}
+
 /* Sleep up to ms, waking early when the session is stopped. */
 static void
 nap(struct lab_sess *s, long ms)
@@ -850,6 +886,9 @@ lab_step_run(struct lab_sess *s, int i)
 			break;
 		case LA_SLEEP:
 			nap(s, (long)(a->timeout_s * s->slow * 1000));
+			break;
+		case LA_SHOW:
+			r = do_show(s, st, a);
 			break;
 		case LA_MARK:
 			take_mark(s, st, a->text);
