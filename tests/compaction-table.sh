@@ -15,7 +15,7 @@
 # from a different layout than the later ones.
 #
 # Fragmenting: awk writes N pages (FRAG_PAGES, default 40000) round-robin
-# to K files (FRAG_FILES, default 4) in a fresh tmpfs, one page per write,
+# to 4 files in a fresh tmpfs, one page per write,
 # so consecutive page allocations go to different files; all but the first
 # file are removed, leaving one used page in K.  With one CPU and host ASLR
 # off the layout, and so every figure, repeats round after round (measured:
@@ -48,50 +48,17 @@ for r in "$@"; do
 	esac
 done
 
-guest=$(cat <<'EOF'
-T=/sys/kernel/tracing P=/sys/module/compaction/parameters/noacct
-N=${FRAG_PAGES:-40000} K=${FRAG_FILES:-4}
-echo 0 > /proc/sys/vm/compaction_proactiveness
-echo 1024 > $T/buffer_size_kb
-echo 1 > $T/events/compaction/mm_compaction_isolate_freepages/enable
-echo 1 > $T/events/compaction/mm_compaction_migratepages/enable
-mkdir -p /mnt/frag
-vm() { awk '$1 == "compact_isolated" { i = $2 } $1 == "compact_migrate_scanned" { m = $2 }
-	$1 == "compact_free_scanned" { f = $2 } END { print i, m, f }' /proc/vmstat; }
-r=0
+# The guest side is compaction-round (rootfs/compaction-round.sh), the
+# same rounds lab 03 runs.
+guest='r=0
 for s in $ROUNDS; do
-	mount -t tmpfs -o size=90%,nr_inodes=0 frag /mnt/frag || exit 1
-	awk -v n=$N -v k=$K 'BEGIN { s = sprintf("%4096s", "")
-		for (i = 0; i < n; i++) { f = "/mnt/frag/" (i % k); printf "%s", s > f; fflush(f) } }' || exit 1
-	rm -f /mnt/frag/[1-9]*
-	case $s in
-	w) [ ! -e $P ] || echo 0 > $P ;;
-	-) ;;
-	*) [ -e $P ] || { echo "no $P: this kernel has no compaction.noacct switch" >&2; exit 1; }
-	   echo $s > $P || exit 1 ;;
-	esac
-	echo > $T/trace
-	echo 1 > $T/tracing_on
-	a=$(vm)
-	echo 1 > /proc/sys/vm/compact_memory
-	b=$(vm)
-	echo 0 > $T/tracing_on
-	if [ "$s" != w ]; then
-		r=$((r + 1))
-		echo $a $b | awk -v r=$r -v s=$s '{ printf "round=%d noacct=%s isolated=%d migrate_scanned=%d free_scanned=%d ",
-			r, s, $4 - $1, $5 - $2, $6 - $3 }'
-		awk '/ mm_compaction_isolate_freepages:/ { n++; sub(/.*nr_taken=/, ""); t += $1 }
-		     / mm_compaction_migratepages:/ { sub(/.*nr_migrated=/, ""); m += $1 }
-		     END { printf "free_passes=%d free_taken=%d migrated=%d\n", n, t, m }' $T/trace
-	fi
-	umount /mnt/frag
-	echo 3 > /proc/sys/vm/drop_caches
-	echo 1 > /proc/sys/vm/compact_memory
-done
-EOF
-)
+	out=$(compaction-round --pages "$FRAG_PAGES" $s) || exit 1
+	[ "$s" = w ] && continue
+	r=$((r + 1))
+	echo "round=$r ${out#*: }"
+done'
 out=$(./umkit exec -V "$variant" -c "$cpus" -m "$mem" -t 300 -- \
-	sh -c "ROUNDS='$*' FRAG_PAGES=${FRAG_PAGES:-40000} FRAG_FILES=${FRAG_FILES:-4}; $guest")
+	sh -c "ROUNDS='$*' FRAG_PAGES=${FRAG_PAGES:-40000}; $guest")
 rc=$?
 [ -z "$out" ] || printf '%s\n' "$out"
 [ $rc -eq 0 ] || { echo "$0: the guest run failed (status $rc)" >&2; exit 1; }

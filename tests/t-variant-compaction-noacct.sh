@@ -31,9 +31,10 @@ val() { printf '%s\n' "$out" | awk -v r="round=$1" -v k="$2" '$1 == r {
 	for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }'; }
 # within A B PCT: |A - B| <= PCT% of A.
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d * 100 <= a * p) }'; }
-# Rounds of one setting: the counters within 1%, the passes within 5%
-# (measured: 0.1% and 0-3.4%).
-for kt in free_passes:5 migrate_scanned:1 free_scanned:1 isolated:1; do
+# Rounds of one setting: the counters within 4%, the passes within 15%
+# (measured: 0.1% and 0-3.4% on a quiet host; under load one round in a
+# few scans a pageblock more: +2.7% migrate scanned, passes 52 for 60).
+for kt in free_passes:15 migrate_scanned:4 free_scanned:4 isolated:4; do
 	k=${kt%:*}
 	for s in 1 2; do
 		a=$(val $s $k) b=$(val $((s + 2)) $k)
@@ -48,8 +49,8 @@ if [ "$p0" -gt 0 ] && [ $((p1 * 100)) -le $((p0 * 95)) ]; then
 else not_ok "$V: noacct=1 cuts free-page isolation passes by >= 5%" "$out"; fi
 for k in migrate_scanned free_scanned isolated; do
 	a=$(( $(val 1 $k) + $(val 3 $k) )) b=$(( $(val 2 $k) + $(val 4 $k) ))
-	if within "$a" "$b" 1; then ok "$V: $k moves less than 1% ($a -> $b)"
-	else not_ok "$V: $k moves less than 1%" "$out"; fi
+	if within "$a" "$b" 3; then ok "$V: $k moves less than 3% ($a -> $b)"
+	else not_ok "$V: $k moves less than 3%" "$out"; fi
 done
 no_leftovers "$V: nothing left after the table"
 

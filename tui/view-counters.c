@@ -351,6 +351,7 @@ static int counters_key(int ch)
 
 static const char *const counters_files[] = {
 	"proc/vmstat", "proc/zoneinfo", "proc/[0-9]*/statm", "proc/[0-9]*/status",
+	"proc/sys/kernel/osrelease",
 	NULL,
 };
 
