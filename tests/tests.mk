@@ -20,3 +20,12 @@ bench-build: all
 
 bench-boot: all
 	@sh tests/bench-boot.sh
+
+# Seed variants: each tests/bench-variant-*.sh prints one variant's figures
+# against base.  bench-variants-variants-lru: lru-batch and uml-walk only.
+.PHONY: bench-variants bench-variants-variants-lru
+bench: bench-variants
+bench-variants: all
+	@for f in tests/bench-variant-*.sh; do sh $$f || exit 1; done
+bench-variants-variants-lru: all
+	@sh tests/bench-variant-lru-batch.sh
