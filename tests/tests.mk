@@ -29,3 +29,10 @@ bench-variants: all
 	@for f in tests/bench-variant-*.sh; do sh $$f || exit 1; done
 bench-variants-variants-lru: all
 	@sh tests/bench-variant-lru-batch.sh
+
+# umkit-touch: a guest process with controlled page accesses (the
+# uml-walk tests and benchmarks).  The rootfs rule's prerequisites are
+# read before this file, hence the explicit one.
+GUEST_PROGS	+= umkit-touch
+umkit-touch_SRCS = tests/guest-touch.c
+$(ROOTFS): $(B)/rootfs/bin/umkit-touch
