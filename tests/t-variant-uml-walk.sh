@@ -27,14 +27,19 @@ is "$V: lru_gen/enabled shows the walk (0x0003)" \
 "$UMKIT" stop "$NAME" >/dev/null 2>&1
 
 # Accuracy: 4096 pages read after an aging, found young by the next one.
+# A blocked reader must be seen whole.  A reader running on in user space
+# is seen once a tick syncs it; the walk then skips any PTE table that one
+# of its faults holds locked (whole tables of 512 PTEs: seen 2560 of 4096
+# once on 4 CPUs of a loaded host), so more than half is asserted for it.
 out=$(walk -- sh -c "$GUEST" walk accuracy)
 seen() { printf '%s\n' "$out" | awk -v k="$1" -v m="$2" '$1 == "accuracy" && $2 == k && $3 == m {print $4}'; }
 for k in blocked busy; do
-	n=$(seen $k Y)
-	if [ -n "$n" ] && [ "$n" -ge 3900 ]; then
+	n=$(seen $k Y) min=3900
+	[ $k = busy ] && min=2048
+	if [ -n "$n" ] && [ "$n" -ge $min ]; then
 		ok "$V: with the host sync, the next aging finds $n of 4096 pages read ($k reader)"
 	else
-		not_ok "$V: with the host sync, the next aging finds >= 3900 of 4096 pages read ($k reader)" "$out"
+		not_ok "$V: with the host sync, the next aging finds >= $min of 4096 pages read ($k reader)" "$out"
 	fi
 	n=$(seen $k N)
 	if [ -n "$n" ] && [ "$n" -le 200 ]; then
@@ -49,13 +54,13 @@ done
 # the process does not touch them, so only the secondary MMU makes any
 # young: all (young_every 1), half (2) or none (0).
 out=$(walk -- env COST_NS=2000 sh -c "$GUEST" walk notify)
-# per mode and young_every: TEST CLEAR WRITE_NS of the last such line
-get() { printf '%s\n' "$out" | awk -v m="$1" -v e="$2" '$1 == "notify" && $2 == m && $3 == e { r = $5 " " $6 " " $9 } END { print r }'; }
+# per mode and young_every: TEST CLEAR WRITE_NS CALL_NS of the last such line
+get() { printf '%s\n' "$out" | awk -v m="$1" -v e="$2" '$1 == "notify" && $2 == m && $3 == e { r = $5 " " $6 " " $9 " " $8 } END { print r }'; }
 # near X WANT: X within 1% of WANT
 near() { awk -v x="$1" -v w="$2" 'BEGIN { d = x - w; exit !(d <= w / 100 && -d <= w / 100) }'; }
 set -- $(get N 1)
-P=${2:-0} cn=${3:-0}
-if [ $# -eq 3 ] && [ "$1" -eq 0 ] && [ "$P" -ge 16384 ] && [ "$P" -le 16600 ]; then
+P=${2:-0} cn=${3:-0} tn=${4:-0}
+if [ $# -eq 4 ] && [ "$1" -eq 0 ] && [ "$P" -ge 16384 ] && [ "$P" -le 16600 ]; then
 	ok "$V: combined: one clear_young call per mapped page ($P), no test_young"
 else
 	not_ok "$V: combined: one clear_young call per mapped page, no test_young" "N 1: $*" "$out"
@@ -64,17 +69,25 @@ for c in "1 all $P $P" "2 half $P $((P / 2))" "0 none $P 0"; do
 	set -- $c
 	e=$1 what=$2 wt=$3 wc=$4
 	set -- $(get Y $e)
-	if [ $# -eq 3 ] && near "$1" "$wt" && { [ "$wc" -eq 0 ] && [ "$2" -eq 0 ] || near "$2" "$wc"; }; then
+	if [ $# -eq 4 ] && near "$1" "$wt" && { [ "$wc" -eq 0 ] && [ "$2" -eq 0 ] || near "$2" "$wc"; }; then
 		ok "$V: separate, $what young: $1 test_young and $2 clear_young calls for $P pages"
 	else
 		not_ok "$V: separate, $what young: $wt test_young and $wc clear_young calls" "Y $e: $*" "$out"
 	fi
-	[ "$e" = 1 ] && cy=${3:-0}
+	[ "$e" = 1 ] && cy=${3:-0} ty=${4:-0}
 done
-if awk -v n="$cn" -v y="$cy" 'BEGIN { exit !(n > 0 && y > 1.4 * n) }'; then
-	ok "$V: at 2 us a call, separate calls make aging slower when all is young ($((cy / 1000)) vs $((cn / 1000)) us)"
+# at 2 us a call, with all pages young: twice the time in notifier calls,
+# and a slower aging (the write's duration, noisier: other work and host
+# load; measured 1.6-2.9x)
+if awk -v n="$tn" -v y="$ty" 'BEGIN { exit !(n > 0 && y > 1.8 * n) }'; then
+	ok "$V: separate calls spend twice the time in the notifier ($((ty / 1000)) vs $((tn / 1000)) us)"
 else
-	not_ok "$V: at 2 us a call, separate calls make aging >= 1.4x slower when all is young" "separate $cy ns, combined $cn ns" "$out"
+	not_ok "$V: separate calls spend >= 1.8x the time in the notifier" "separate $ty ns, combined $tn ns" "$out"
+fi
+if awk -v n="$cn" -v y="$cy" 'BEGIN { exit !(n > 0 && y > 1.2 * n) }'; then
+	ok "$V: and make aging slower ($((cy / 1000)) vs $((cn / 1000)) us)"
+else
+	not_ok "$V: and make aging >= 1.2x slower" "separate $cy ns, combined $cn ns" "$out"
 fi
 
 # A short aging/eviction stress on 4 CPUs: no warning, nothing killed.

@@ -6,6 +6,8 @@
 #              aging and for one reading on in user space, with the host
 #              sync of cleared young bits on (Y) and off (N, debugfs
 #              um_young_sync); lines "accuracy blocked|busy Y|N SEEN 4096"
+#              (busy lines add C: the young bits the aging before cleared
+#              while the reader ran in user space)
 #   notify     aging a 64 MiB process with the test secondary MMU attached
 #              (COST_NS per call), one combined clear_young call (N) or
 #              separate test_young and clear_young calls (Y) with all,
@@ -55,6 +57,17 @@ young_gens() {
 		p && NF == 4 && $1 ~ /^[0-9]+$/ { a = b; b = $3 + $4 } END { print a + b }' $D/lru_gen
 }
 faults() { awk '$1 == "pgfault" {print $2}' /proc/vmstat; }
+# the toucher's minor faults (/proc/PID/stat field 10)
+tfaults() { awk '{print $10}' /proc/$pid/stat; }
+# quiet: wait until the toucher took no fault for 0.5 s (at most 15 s)
+quiet() {
+	_q=0 _a=$(tfaults)
+	while [ $_q -lt 30 ]; do
+		sleep 0.5; _b=$(tfaults)
+		[ "$_a" = "$_b" ] && return
+		_a=$_b _q=$((_q + 1))
+	done
+}
 # timed COMMAND...: run it between two trace markers; prints the ns
 timed() {
 	echo mono > $T/trace_clock
@@ -80,16 +93,22 @@ task_accuracy() {
 		cmd "r $f 16"; age
 		set -- $(walkstats)
 		echo "accuracy blocked $m $2 4096"
-		# busy: the reader reads on in user space while the aging clears
-		# the young bits, and until the next aging
+		# busy: the reader reads on in user space while an aging clears
+		# the young bits (C of them); its next kernel entry (a timer
+		# tick) syncs the host mapping, its reads fault, and an aging
+		# while it still runs counts.  Agings wait for its faults to
+		# stop: the walk skips a PTE table that a fault holds locked.
 		f=$((f + 16))
 		cmd "r $f 16"; age
 		echo "b $f 16 0" >&3
-		sleep 0.3; age; sleep 1.5; age
+		quiet; age
 		set -- $(walkstats)
+		c=$2
+		quiet; age
+		set -- $(walkstats) "$c"
 		kill -USR1 "$pid"
 		read -r l <&4
-		echo "accuracy busy $m $2 4096"
+		echo "accuracy busy $m $2 4096 $3"
 	done
 	echo Y > $D/um_young_sync
 	echo q >&3
