@@ -2,6 +2,7 @@
 #
 #   make            kernel (VARIANT, default base), rootfs, host tools
 #   make run        boot the default kernel, mount the mirror, open the TUI
+#                   on the first lab (umkit lab 1; LAB=N for another)
 #   make test       all tests; ends with "N passed, N failed"
 #   make bench      benchmarks, printing their figures
 #   make fuzz       fuzz the protocol decoders and parsers, bounded time
@@ -47,9 +48,11 @@ include rootfs/rootfs.mk
 include tui/tui.mk
 include tests/tests.mk
 
-# The main job: a guest, its mirror and the TUI (needs a terminal).
+# The main job: a guest, its mirror and the TUI on the first lab (needs a
+# terminal).  LAB=N opens another one.
+LAB	?= 1
 run: all
-	./umkit run
+	./umkit lab $(LAB)
 
 clean:
 	@if [ -d run ]; then ./umkit cleanup 2>/dev/null || true; fi
@@ -59,4 +62,4 @@ distclean: clean
 	rm -rf run "$${UMKIT_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/umkit}"
 
 help:
-	@sed -n '3,9p' Makefile | sed 's/^# *//'
+	@sed -n '3,9p' Makefile | sed 's/^# //'

@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 
 #include "proto.h"
+#include "util.h"
 
 #define MAX_JOBS	64
 
@@ -65,29 +66,6 @@ static struct agent {
 	int		 pinned;	/* the agent runs on CPU 0 only */
 } A;
 
-/* Log one line to stderr. */
-static void __attribute__((format(printf, 1, 2)))
-logmsg(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	fputs("umkit-agent: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
-/* Monotonic time in milliseconds. */
-static long long
-mono_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Kill every child's process group, then leave with status rc. */
 static void __attribute__((noreturn))
 quit(int rc)
@@ -112,7 +90,7 @@ flush_out(void)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			logmsg("link write: %s", n < 0 ? strerror(errno) :
+			warnmsg("link write: %s", n < 0 ? strerror(errno) :
 			    "wrote nothing");
 			quit(1);
 		}
@@ -133,13 +111,10 @@ static void
 send_hello(uint32_t id)
 {
 	struct proto_hello h;
+	char		   name[PROTO_NAME_MAX + 1];
 
-	memset(&h, 0, sizeof(h));
-	h.version = PROTO_VERSION;
-	h.max_payload = PROTO_MAX_PAYLOAD;
-	h.max_path = PROTO_MAX_PATH;
-	h.max_argc = PROTO_MAX_ARGC;
-	snprintf(h.name, sizeof(h.name), "umkit-agent pid %ld", (long)getpid());
+	snprintf(name, sizeof name, "umkit-agent pid %ld", (long)getpid());
+	proto_hello_init(&h, name);
 	proto_enc_hello(&A.ob, id, PF_REPLY | PF_END, &h);
 }
 
@@ -198,8 +173,7 @@ do_readdir(uint32_t id, const char *path)
 		A.ob.len = start;
 		reply_err(OP_READDIR, id, errno);
 	} else {
-		A.ob.data[start + 14] |= PF_END;
-		proto_frame_end(&A.ob, start);
+		proto_frame_end_last(&A.ob, start);
 	}
 	closedir(d);
 }
@@ -325,7 +299,7 @@ job_new(enum job_kind kind, uint32_t id)
 {
 	struct job	*j;
 
-	j = proto_xcalloc(1, sizeof(*j));
+	j = xcalloc(1, sizeof(*j));
 	j->kind = kind;
 	j->id = id;
 	j->fd[0] = j->fd[1] = -1;
@@ -458,7 +432,7 @@ do_exec(uint32_t id, const char *const *argv, uint32_t timeout_s)
 	j->fd[0] = po[0];
 	j->fd[1] = pe[0];
 	if (timeout_s > 0)
-		j->deadline = mono_ms() + (long long)timeout_s * 1000;
+		j->deadline = now_ms() + (long long)timeout_s * 1000;
 }
 
 /* TRACE: open the pipe and stream it from the loop. */
@@ -526,7 +500,7 @@ garbage(const char *why, const uint8_t *p, size_t n)
 	hex[0] = '\0';
 	for (i = 0; i < n && i < 24; i++)
 		snprintf(hex + 3 * i, 4, " %02x", p[i]);
-	logmsg("garbage on the link (%s):%s; closing", why, hex);
+	warnmsg("garbage on the link (%s):%s; closing", why, hex);
 	quit(2);
 }
 
@@ -543,7 +517,7 @@ handle(const struct proto_hdr *h, const uint8_t *payload)
 		garbage("a reply frame sent to the agent", payload - PROTO_HDR_LEN,
 		    PROTO_HDR_LEN + h->len);
 	if (rc < 0) {
-		logmsg("%s id %u: %s", proto_op_name(h->op, tmp, sizeof(tmp)),
+		warnmsg("%s id %u: %s", proto_op_name(h->op, tmp, sizeof(tmp)),
 		    h->id, strerror(-rc));
 		if (h->op != OP_CANCEL)
 			reply_err(h->op, h->id, -rc);
@@ -594,12 +568,12 @@ read_link(void)
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n < 0) {
-		logmsg("link read: %s", strerror(errno));
+		warnmsg("link read: %s", strerror(errno));
 		quit(1);
 	}
 	if (n == 0) {
 		if (A.ilen != 0)
-			logmsg("link closed inside a frame (%zu bytes)", A.ilen);
+			warnmsg("link closed inside a frame (%zu bytes)", A.ilen);
 		quit(A.ilen != 0);
 	}
 	A.ilen += (size_t)n;
@@ -710,17 +684,13 @@ make_raw(int fd)
 
 	if (!isatty(fd))
 		return;
-	if (tcgetattr(fd, &t) != 0) {
-		logmsg("tcgetattr: %s", strerror(errno));
-		exit(1);
-	}
+	if (tcgetattr(fd, &t) != 0)
+		fatal("tcgetattr");
 	cfmakeraw(&t);
 	t.c_cc[VMIN] = 1;
 	t.c_cc[VTIME] = 0;
-	if (tcsetattr(fd, TCSANOW, &t) != 0) {
-		logmsg("tcsetattr: %s", strerror(errno));
-		exit(1);
-	}
+	if (tcsetattr(fd, TCSANOW, &t) != 0)
+		fatal("tcsetattr");
 	/* Whatever arrived before the line was raw is not ours. */
 	tcflush(fd, TCIFLUSH);
 }
@@ -748,16 +718,12 @@ open_link(int argc, char **argv)
 		if (*argv[2] == '\0' || *end != '\0' || v < 0 || v > INT_MAX)
 			usage();
 		A.in = A.out = (int)v;
-		if (fcntl(A.in, F_SETFD, FD_CLOEXEC) != 0) {
-			logmsg("fd %d: %s", A.in, strerror(errno));
-			exit(1);
-		}
+		if (fcntl(A.in, F_SETFD, FD_CLOEXEC) != 0)
+			fatal("fd %d", A.in);
 	} else if (argc == 2 && argv[1][0] != '-') {
 		A.in = open(argv[1], O_RDWR | O_NOCTTY | O_CLOEXEC);
-		if (A.in < 0) {
-			logmsg("%s: %s", argv[1], strerror(errno));
-			exit(1);
-		}
+		if (A.in < 0)
+			fatal("%s", argv[1]);
 		A.out = A.in;
 	} else
 		usage();
@@ -828,10 +794,10 @@ serve(void)
 		 * children are reaped only after a SIGCHLD.
 		 */
 		deadlines = has_deadline();
-		if (poll(pfd, (nfds_t)nfd, deadlines ? poll_timeout(mono_ms()) : -1) < 0) {
+		if (poll(pfd, (nfds_t)nfd, deadlines ? poll_timeout(now_ms()) : -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			logmsg("poll: %s", strerror(errno));
+			warnmsg("poll: %s", strerror(errno));
 			quit(1);
 		}
 		if (pfd[0].revents)
@@ -850,7 +816,7 @@ serve(void)
 			flush_out();
 		}
 		if (deadlines)
-			check_deadlines(mono_ms());
+			check_deadlines(now_ms());
 		for (j = A.jobs; j != NULL; j = next) {
 			next = j->next;
 			if (j->kind == JOB_EXEC && j->reaped)
@@ -866,12 +832,12 @@ main(int argc, char **argv)
 {
 	struct sigaction sa;
 
+	progname = "umkit-agent";
+	fatal_status = 1;
 	open_link(argc, argv);
 	pin_cpu0();
-	if (pipe2(A.sigfd, O_CLOEXEC | O_NONBLOCK) != 0) {
-		logmsg("pipe: %s", strerror(errno));
-		exit(1);
-	}
+	if (pipe2(A.sigfd, O_CLOEXEC | O_NONBLOCK) != 0)
+		fatal("pipe");
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigchld;
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
@@ -879,8 +845,8 @@ main(int argc, char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	A.icap = PROTO_HDR_LEN + PROTO_MAX_PAYLOAD;
-	A.ibuf = proto_xrealloc(NULL, A.icap);
-	A.rbuf = proto_xrealloc(NULL, PROTO_MAX_PAYLOAD + 1);
+	A.ibuf = xrealloc(NULL, A.icap);
+	A.rbuf = xrealloc(NULL, PROTO_MAX_PAYLOAD + 1);
 	send_hello(0);
 	flush_out();
 	serve();

@@ -10,6 +10,15 @@ BUSYBOX		?= /bin/busybox
 GUEST_PROGS	+= umkit-agent umkit-init
 umkit-agent_SRCS = $(AGENT_SRCS)
 umkit-init_SRCS	 = rootfs/init.c
+# The workloads: one multi-call binary (a static glibc program is ~800 KiB,
+# and every KiB of initramfs is unpacked at each boot), linked in /usr/bin
+# under each workload's name; umkit-hello is the tiny program procbench
+# execs, without libc.
+WORKLOADS	:= kvbench procbench fragment readtwice spawn
+GUEST_PROGS	+= umkit-wl umkit-hello
+umkit-wl_SRCS	 = rootfs/wl.c $(WORKLOADS:%=rootfs/wl-%.c) rootfs/wl.h
+umkit-hello_SRCS = rootfs/hello.c
+umkit-hello_FLAGS = -nostdlib
 
 GUEST_BINS	 = $(addprefix $(B)/rootfs/bin/,$(GUEST_PROGS))
 
@@ -19,7 +28,7 @@ rootfs: $(ROOTFS)
 
 $(B)/rootfs/bin/%: $$(%_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static -Iuml -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) -static $($*_FLAGS) -Iuml -o $@ $(filter %.c,$^)
 
 $(ROOTFS): rootfs/mkdevs.sh $(GUEST_BINS) $(BUSYBOX) rootfs/rootfs.mk
 	@rm -rf $(B)/rootfs/stage && mkdir -p $(B)/rootfs/stage
@@ -29,6 +38,7 @@ $(ROOTFS): rootfs/mkdevs.sh $(GUEST_BINS) $(BUSYBOX) rootfs/rootfs.mk
 		[ -e $(B)/rootfs/stage/bin/$$a ] || ln -s busybox $(B)/rootfs/stage/bin/$$a; done
 	@cp $(GUEST_BINS) $(B)/rootfs/stage/usr/lib/umkit/
 	@mv $(B)/rootfs/stage/usr/lib/umkit/umkit-init $(B)/rootfs/stage/init
+	@for w in $(WORKLOADS); do ln -s ../lib/umkit/umkit-wl $(B)/rootfs/stage/usr/bin/$$w; done
 	@echo 'root:x:0:0:root:/root:/bin/sh' > $(B)/rootfs/stage/etc/passwd
 	@echo 'PS1="umkit# "' > $(B)/rootfs/stage/etc/profile
 	@sh rootfs/mkdevs.sh > $@.tmp

@@ -4,14 +4,41 @@
 
 out=$("$UMKIT" --help)
 is "umkit --help exits 0" "$?" 0
-for c in run exec start stop list console trace tui record variants cleanup; do
-	like "umkit --help lists '$c'" "$out" "^  umkit $c"
-	h=$("$UMKIT" $c --help 2>&1)
+# Every command file uml/cmd-NAME.c is a command, listed exactly once in
+# the command list (the paragraph after the usage line).
+cmds=$(ls uml/cmd-*.c | sed 's|uml/cmd-||; s|\.c$||')
+list=$(printf '%s\n' "$out" | awk '/^usage:/ { u = 1; next } u && /^$/ { p++; next } u && p == 1')
+is "the commands listed are the uml/cmd-*.c files" \
+	"$(printf '%s\n' "$list" | sed 's/^  umkit \([a-z]*\).*/\1/' | sort | tr '\n' ' ')" \
+	"$(echo $cmds) "
+for c in $cmds; do
+	is "umkit --help lists '$c' once" \
+		"$(printf '%s\n' "$list" | grep -c "^  umkit $c\( \|\$\)")" 1
+	for h in --help -h; do
+		t=$("$UMKIT" $c $h 2>&1)
+		rc=$?
+		if [ $rc -eq 0 ] && printf '%s\n' "$t" | grep -q "^usage: umkit $c" &&
+		    printf '%s\n' "$t" | grep -q '^Example'; then
+			ok "umkit $c $h exits 0 with usage and an example"
+		else not_ok "umkit $c $h exits 0 with usage and an example" "rc=$rc" "$t"; fi
+	done
+done
+# --help after "--" belongs to the guest's command, not to umkit.
+out=$("$UMKIT" exec nosuch -- cat --help 2>&1)
+like "exec NAME -- CMD --help is not umkit's help" "$out" "no running guest 'nosuch'"
+# The operand counts the dispatcher checks.
+for a in "list x" "variants x" "cleanup x" "console" "console a b" "stop" "trace"; do
+	out=$("$UMKIT" $a 2>&1)
 	rc=$?
-	if [ $rc -eq 0 ] && printf '%s\n' "$h" | grep -q '^usage: umkit' &&
-	    printf '%s\n' "$h" | grep -q '^Example'; then
-		ok "umkit $c --help has usage and an example"
-	else not_ok "umkit $c --help has usage and an example" "rc=$rc" "$h"; fi
+	if [ $rc -eq 125 ] && printf '%s\n' "$out" | grep -q "^usage: umkit ${a%% *}"; then
+		ok "'umkit $a' prints the usage and exits 125"
+	else not_ok "'umkit $a' prints the usage and exits 125" "rc=$rc" "$out"; fi
+done
+for c in console trace; do
+	out=$("$UMKIT" $c nosuch 2>&1)
+	rc=$?
+	is "$c of an unknown guest exits 125" "$rc" 125
+	like "and says so" "$out" "^umkit: no running guest 'nosuch'"
 done
 
 out=$("$UMKIT" frobnicate 2>&1)

@@ -49,7 +49,33 @@ is "the base kernel is untouched" "$(sha256sum < "$base" 2>/dev/null)" "$base_su
 mkdir -p "$tmp/patches/missing"
 echo "0001-nowhere.patch" > "$tmp/patches/missing/series"
 out=$(UMKIT_PATCHES="$tmp/patches" UMKIT_BUILD="$tmp/build" uml/kbuild.sh missing 2>&1)
+rc=$?
+is "a missing patch file exits with status 2" "$rc" 2
 like "a missing patch file is named" "$out" 'series names 0001-nowhere.patch'
+is "and it is the only error" "$(printf '%s\n' "$out" | grep -c '^umkit:')" 1
+if [ -e "$tmp/build/k/missing/src" ]; then not_ok "no tree is made for it"
+else ok "no tree is made for it"; fi
+
+# A build with nothing to do keeps the kernel binary as it was.
+ident() { stat -c '%i %.9Y' "$1" 2>/dev/null; }
+if [ -x "$base" ]; then
+	uml/kbuild.sh base >/dev/null 2>&1	# records where the binary came from
+	b=$(ident "$base")
+	uml/kbuild.sh base >/dev/null 2>&1
+	is "a no-change build keeps build/k/base/linux (same inode and mtime)" \
+		"$(ident "$base")" "$b"
+else skip "a no-change build keeps the kernel" "no base kernel (make kernel)"; fi
+
+# fetch-source.sh waits for a fetch in progress (its lock) before looking
+# at the cache: the holder's line comes first.
+cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
+( exec 7>"$cache/fetch.lock"; flock 7; : > "$tmp/locked"; sleep 3
+  echo holder >> "$tmp/order" ) &
+while [ ! -e "$tmp/locked" ]; do sleep 0.05; done
+uml/fetch-source.sh >/dev/null 2>"$tmp/fetch.err" && echo fetch >> "$tmp/order"
+wait
+is "fetch-source.sh waits for the fetch lock" "$(cat "$tmp/order" | tr '\n' ' ')" "holder fetch "
+like "and says it waits" "$(cat "$tmp/fetch.err")" 'waiting for another fetch'
 
 # An option UML cannot have (THP) and one that does not exist.
 mkdir -p "$tmp/patches/badcfg"

@@ -12,14 +12,26 @@ unit-list: $(UNIT_TESTS)
 	@printf '%s\n' $(UNIT_TESTS) > $(B)/tests/unit.list
 
 # 'make bench': each bench-* target prints its own figures.
-.PHONY: bench bench-build bench-boot
-bench: bench-build bench-boot bench-mirror bench-tui
+.PHONY: bench bench-build bench-boot bench-disk bench-workloads
+bench: bench-build bench-boot bench-disk bench-workloads bench-mirror bench-tui
 
 bench-build: all
 	@sh tests/bench-build.sh
 
 bench-boot: all
 	@sh tests/bench-boot.sh
+
+# The guest disk's boot cost; the workloads' figures and their spread.
+$(B)/tests/bench-disk: tests/bench-disk.c tests/bench.h uml/disk.c uml/disk.h uml/util.c \
+		uml/util-core.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^)
+
+bench-disk: all $(B)/tests/bench-disk
+	@sh tests/bench-disk.sh
+
+bench-workloads: all
+	@sh tests/bench-workloads.sh
 
 # Seed variants: each tests/bench-variant-*.sh prints one variant's figures
 # against base.  bench-variants-variants-lru: lru-batch and uml-walk only,

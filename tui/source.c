@@ -298,3 +298,14 @@ void source_label(const struct source *s, char *out, size_t n)
 		break;
 	}
 }
+
+/* Release what source_open took (the root may be opened again). */
+void source_close(struct source *s)
+{
+	if (s->dirfd >= 0)
+		close(s->dirfd);
+	free(s->root);
+	free(s->snaps);
+	memset(s, 0, sizeof(*s));
+	s->dirfd = -1;
+}

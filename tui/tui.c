@@ -42,22 +42,11 @@ static struct {
 	double		 msg_until;
 	double		 updated_at;		/* wall time of the last update */
 	double		 update_ms;		/* cost of the last update */
-	const char	*lab_file;		/* --lab-pane FILE */
-	bool		 lab_shown;
-	struct buf	 lab;
-	int		 lab_rc;
+	bool		 lab_shown;		/* the lab pane (lab-pane.c) */
+	bool		 lab_runner;		/* --lab-fd: 'umkit lab' drives it */
 } T;
 
 static volatile sig_atomic_t quit_signal;
-
-/* Wall clock in ms (monotonic). */
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* Leave curses mode if it is on (idempotent; used by fatal and atexit). */
 static void end_curses(void)
@@ -95,36 +84,20 @@ static const struct view *view_by_name(const char *name)
 			return data_views[i];
 	if (n == 1 && name[0] >= '1' && name[0] <= '4')
 		return data_views[name[0] - '1'];
-	fatal("unknown view '%s' (lru, compaction, counters, overview, help)", name);
+	fatalx("unknown view '%s' (lru, compaction, counters, overview, help)", name);
 }
 
 /* Read the files of the current view (and the lab pane's file). */
 static void update(bool jumped)
 {
 	struct ctx c = { .src = &T.src, .jumped = jumped };
-	double t0 = mono_ms();
+	double t0 = now_us() / 1e3;
 
 	source_tick(&T.src);
 	c.now_ms = source_now_ms(&T.src);
 	T.view->update(&c);
-	if (T.lab_file) {
-		FILE *f = fopen(T.lab_file, "r");
-
-		T.lab.len = 0;
-		T.lab_rc = f ? 0 : -errno;
-		if (f) {
-			size_t r;
-
-			if (!T.lab.p)
-				T.lab.p = xmalloc(T.lab.cap = 8192);
-			r = fread(T.lab.p, 1, T.lab.cap - 1, f);
-			T.lab.len = r;
-			fclose(f);
-		}
-		if (T.lab.p)
-			T.lab.p[T.lab.len] = '\0';
-	}
-	T.updated_at = mono_ms();
+	lab_pane_update();
+	T.updated_at = now_us() / 1e3;
 	T.update_ms = T.updated_at - t0;
 }
 
@@ -143,7 +116,7 @@ static void switch_view(const struct view *v)
 static void say(const char *msg)
 {
 	snprintf(T.msg, sizeof(T.msg), "%s", msg);
-	T.msg_until = mono_ms() + 3000;
+	T.msg_until = now_us() / 1e3 + 3000;
 }
 
 /* Tab bar: the views, the current one highlighted. */
@@ -180,29 +153,14 @@ static void draw_status(struct canvas *cv, double now)
 			 T.interval_ms);
 	snprintf(line, sizeof(line), " %s | %s ", src, rate);
 	x = cv_text(cv, y, 0, cv->cols, C_STATUS, line);
-	if (T.msg[0] && now < T.msg_until)
+	if (lab_pane_prompt())
+		x = cv_text(cv, y, x, cv->cols, C_MARK, lab_pane_prompt());
+	else if (T.msg[0] && now < T.msg_until)
 		x = cv_text(cv, y, x, cv->cols, C_STATUS, T.msg);
 	else if (T.src.err[0])
 		x = cv_text(cv, y, x, cv->cols, C_WARN, T.src.err);
 	if (x <= cv->cols - 17)
 		cv_text(cv, y, cv->cols - 16, cv->cols, C_STATUS, " F1 help  q quit");
-}
-
-/* Draw the lab pane's text into its rectangle. */
-static void draw_lab(struct frame *f)
-{
-	int line = 0;
-	char *p, *save = NULL, *copy;
-
-	fr_text(f, line++, 0, C_TITLE, "Lab");
-	if (T.lab_rc < 0) {
-		fr_printf(f, line, 0, C_WARN, "%s: %s", T.lab_file, strerror(-T.lab_rc));
-		return;
-	}
-	copy = xstrdup(T.lab.p ? T.lab.p : "");
-	for (p = strtok_r(copy, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
-		fr_text(f, line++, 0, C_NORM, p);
-	free(copy);
 }
 
 /* Lay out and draw one frame into the canvas. */
@@ -214,24 +172,25 @@ static void render(void)
 
 	cv_clear(cv);
 	draw_tabs(cv);
-	if (T.lab_file && T.lab_shown) {
-		/* beside the view when wide, below it otherwise */
+	if (lab_pane_on() && T.lab_shown) {
+		/* beside the view when wide, below it otherwise; the lab
+		 * runner's pane holds more, so it gets more room */
 		struct frame lf = f;
 
 		if (cv->cols >= 120) {
-			lf.w = 40;
-			f.w = cv->cols - 41;
+			lf.w = T.lab_runner ? (cv->cols * 2 / 5 > 64 ? 64 : cv->cols * 2 / 5) : 40;
+			f.w = cv->cols - lf.w - 1;
 			lf.x = f.w + 1;
 			for (int y = f.y; y < f.y + f.h; y++)
 				cv_text(cv, y, f.w, cv->cols, C_DIM, glyph("│", "|"));
 		} else {
-			lf.h = f.h / 3;
+			lf.h = T.lab_runner ? f.h / 2 : f.h / 3;
 			f.h -= lf.h + 1;
 			lf.y = f.y + f.h + 1;
 			for (int x = 0; x < cv->cols; x++)
 				cv_text(cv, f.y + f.h, x, cv->cols, C_DIM, glyph("─", "-"));
 		}
-		draw_lab(&lf);
+		lab_pane_draw(&lf);
 	}
 	if (f.h < 1)
 		f.h = 1;
@@ -243,7 +202,7 @@ static void render(void)
 		render();
 		return;
 	}
-	draw_status(cv, mono_ms());
+	draw_status(cv, now_us() / 1e3);
 }
 
 /* Render and put on the terminal. */
@@ -268,6 +227,8 @@ static bool key(int ch)
 {
 	int page = T.cv.rows - 3 > 1 ? T.cv.rows - 3 : 1;
 
+	if (T.lab_shown && lab_pane_key(ch))
+		return true;
 	if (T.view->key(ch))
 		return update(false), true;
 	switch (ch) {
@@ -344,7 +305,7 @@ static bool key(int ch)
 		break;
 	}
 	case 'L':
-		if (!T.lab_file)
+		if (!lab_pane_on())
 			say("no lab pane: start with --lab-pane FILE (the lab runner writes it)");
 		else
 			T.lab_shown = !T.lab_shown;
@@ -355,6 +316,27 @@ static bool key(int ch)
 		return true;
 	}
 	return true;
+}
+
+/* Apply what the lab runner asked for: a view, a message, a reopened
+ * root (the guest was rebooted), then redraw. */
+static void lab_runner_messages(void)
+{
+	const char *v = lab_pane_take_view(), *m = lab_pane_take_say();
+
+	if (lab_pane_take_reopen()) {
+		char *root = xstrdup(T.src.root);
+
+		source_close(&T.src);
+		source_open(&T.src, root);
+		free(root);
+		update(true);
+	}
+	if (v != NULL)
+		switch_view(view_by_name(v));
+	if (m != NULL)
+		say(m);
+	show();
 }
 
 /* Size the canvas to the terminal. */
@@ -372,7 +354,7 @@ static void start_curses(void)
 {
 	fatal_set_cleanup(end_curses);
 	if (!initscr())
-		fatal("cannot initialise the terminal");
+		fatalx("cannot initialise the terminal");
 	T.curses_on = true;
 	curs_set(0);
 	if (ui.color && has_colors()) {
@@ -405,10 +387,10 @@ static int run(void)
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
 	update(false);
-	next = mono_ms() + T.interval_ms;
+	next = now_us() / 1e3 + T.interval_ms;
 	show();
 	while (!quit_signal) {
-		double now = mono_ms();
+		double now = now_us() / 1e3;
 		int ch, wait;
 
 		if (!T.paused && now >= next) {
@@ -423,11 +405,16 @@ static int run(void)
 			next = now + T.interval_ms;
 			show();
 		}
+		if (lab_pane_fd() >= 0 && lab_pane_read())
+			lab_runner_messages();
 		wait = T.paused ? 250 : (int)(next - now);
+		/* the lab runner's messages are read at least every 50 ms */
+		if (lab_pane_fd() >= 0 && wait > 50)
+			wait = 50;
 		timeout(wait < 1 ? 1 : wait > 250 ? 250 : wait);
 		ch = getch();
 		if (ch == ERR) {
-			if (T.msg[0] && mono_ms() >= T.msg_until) {
+			if (T.msg[0] && now_us() / 1e3 >= T.msg_until) {
 				T.msg[0] = '\0';
 				show();
 			}
@@ -457,11 +444,11 @@ static int bench(int n)
 	start_curses();
 	update(false);
 	for (int i = 0; i < n; i++) {
-		double t0 = mono_ms();
+		double t0 = now_us() / 1e3;
 
 		update(false);
 		show();
-		t[i] = mono_ms() - t0;
+		t[i] = now_us() / 1e3 - t0;
 		sum += t[i];
 	}
 	end_curses();
@@ -490,7 +477,8 @@ static void usage(FILE *f)
 	      "                  80x24) and exit\n"
 	      "  --interval MS   refresh interval (default 1000)\n"
 	      "  --ascii         no UTF-8 block characters\n"
-	      "  --lab-pane FILE show FILE's text in a lab pane (key L)\n", f);
+	      "  --lab-pane FILE show FILE's text in a lab pane (key L)\n"
+	      "  --lab-fd N      the lab pane of 'umkit lab', on socket N\n", f);
 }
 
 /* Parse options, then dump one frame or run interactively. */
@@ -505,6 +493,7 @@ int main(int argc, char **argv)
 		{ "rows", required_argument, NULL, 'r' },
 		{ "ascii", no_argument, NULL, 'a' },
 		{ "lab-pane", required_argument, NULL, 'l' },
+		{ "lab-fd", required_argument, NULL, 'L' },
 		{ "bench-frames", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -513,6 +502,8 @@ int main(int argc, char **argv)
 	bool dump = false, ascii = false;
 	int cols = 80, rows = 24, bench_n = 0, o;
 
+	progname = "umkit-tui";
+	fatal_status = 1;
 	setlocale(LC_ALL, "");
 	T.view = &view_lru;
 	T.back = &view_lru;
@@ -529,12 +520,16 @@ int main(int argc, char **argv)
 		case 'i':
 			T.interval_ms = atoi(optarg);
 			if (T.interval_ms < 10 || T.interval_ms > 3600000)
-				fatal("--interval: %s ms is out of range (10..3600000)", optarg);
+				fatalx("--interval: %s ms is out of range (10..3600000)", optarg);
 			break;
 		case 'c': cols = atoi(optarg); break;
 		case 'r': rows = atoi(optarg); break;
 		case 'a': ascii = true; break;
-		case 'l': T.lab_file = optarg; T.lab_shown = true; break;
+		case 'l': lab_pane_init(optarg, -1); T.lab_shown = true; break;
+		case 'L':
+			lab_pane_init(NULL, atoi(optarg));
+			T.lab_shown = T.lab_runner = true;
+			break;
 		case 'B': bench_n = atoi(optarg); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -545,7 +540,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (cols < 20 || rows < 5 || cols > 1000 || rows > 1000)
-		fatal("--cols/--rows: %dx%d is out of range (20x5 .. 1000x1000)", cols, rows);
+		fatalx("--cols/--rows: %dx%d is out of range (20x5 .. 1000x1000)", cols, rows);
 	if (T.view == &view_help)
 		T.back = &view_lru;
 	ui.utf8 = !ascii && !strcmp(nl_langinfo(CODESET), "UTF-8") &&

@@ -45,6 +45,8 @@ struct source {
 /* Open root (a directory; a recording when it holds umkit-recording).
  * Exits through fatal() when root cannot be used at all. */
 void	source_open(struct source *, const char *root);
+/* Release what source_open took. */
+void	source_close(struct source *);
 /* Forget the errors of the previous update. */
 void	source_tick(struct source *);
 /* Read all of root-relative file rel into out with one read loop.
@@ -145,6 +147,27 @@ struct rate {
 };
 /* Feed a new sample; jumped (time went backwards / restarted) resets. */
 void	rate_feed(struct rate *, u64 val, double now_ms, bool jumped);
+
+/* ---- lab-pane.c: the lab pane ------------------------------------------ */
+
+/* Text from FILE (re-read on every update) or the lab runner's socket. */
+void	lab_pane_init(const char *file, int fd);
+bool	lab_pane_on(void);
+/* The runner's socket while it is there, else -1. */
+int	lab_pane_fd(void);
+void	lab_pane_update(void);
+/* Read the runner's messages; true when the pane or a request changed. */
+bool	lab_pane_read(void);
+/* Requests of the runner, each returned once: a view, a status message,
+ * reopening the root. */
+const char *lab_pane_take_view(void);
+const char *lab_pane_take_say(void);
+bool	lab_pane_take_reopen(void);
+/* The answer being typed, for the status line; NULL when not asking. */
+const char *lab_pane_prompt(void);
+/* Lab keys (Enter, n, b, H, j, k) and typed answers; true: consumed. */
+bool	lab_pane_key(int ch);
+void	lab_pane_draw(struct frame *);
 
 /* ---- views -------------------------------------------------------------- */
 

@@ -2,20 +2,21 @@
 # its benchmark.  Included by the top Makefile (B, CC, CFLAGS, CPPFLAGS).
 
 TUI_NCURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
-# the sources use GNU extensions (memmem, strtok_r, pread, openat)
-TUI_CPPFLAGS := -D_GNU_SOURCE
+# the sources use GNU extensions (memmem, strtok_r, pread, openat); "util.h"
+# is the kit's support layer, uml/util.h (its libc-only part, util-core)
+TUI_CPPFLAGS := -D_GNU_SOURCE -Iuml
 TUI_NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
 TUI_PARSERS := parse-util parse-vmstat parse-meminfo parse-lrugen \
 	parse-zoneinfo parse-buddyinfo parse-pagetypeinfo parse-extfrag \
 	parse-trace parse-kpageflags parse-proc
-TUI_MODULES := $(TUI_PARSERS) util source draw view-lru view-compact \
-	view-counters view-overview view-help tui
+TUI_MODULES := $(TUI_PARSERS) source draw view-lru view-compact \
+	view-counters view-overview view-help lab-pane tui
 TUI_OBJS := $(patsubst %,$(B)/obj/tui/%.o,$(TUI_MODULES))
 
 all: $(B)/bin/umkit-tui
 
-$(B)/bin/umkit-tui: $(TUI_OBJS)
+$(B)/bin/umkit-tui: $(TUI_OBJS) $(B)/obj/uml/util-core.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TUI_NCURSES_LIBS) -lm
 
@@ -27,7 +28,7 @@ $(B)/obj/tui/%.o: tui/%.c
 
 # --- unit tests: a separate build with sanitizers ---------------------------
 TUI_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-TUI_TEST_PARSERS := $(patsubst %,$(B)/obj/tui-test/%.o,$(TUI_PARSERS) util)
+TUI_TEST_PARSERS := $(patsubst %,$(B)/obj/tui-test/%.o,$(TUI_PARSERS) util-core)
 TUI_TESTS := lrugen vmstat meminfo zoneinfo buddyinfo pagetypeinfo \
 	extfrag trace kpageflags proc
 TUI_UNIT := $(patsubst %,$(B)/tests/test-parse-%,$(TUI_TESTS))
@@ -36,6 +37,10 @@ UNIT_TESTS += $(TUI_UNIT)
 .SECONDARY: $(TUI_TEST_PARSERS) $(patsubst %,$(B)/obj/tui-test/test-parse-%.o,$(TUI_TESTS))
 
 $(B)/obj/tui-test/%.o: tui/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) $(CFLAGS) $(TUI_SAN) -c -o $@ $<
+
+$(B)/obj/tui-test/util-core.o: uml/util-core.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TUI_CPPFLAGS) $(CFLAGS) $(TUI_SAN) -c -o $@ $<
 
@@ -57,7 +62,7 @@ bench-tui: $(B)/bin/umkit-tui
 # --- fuzzing: the parsers read bytes that come from the guest ---------------
 # make test replays the checked-in seeds (gcc + ASan, no clang needed);
 # make fuzz runs libFuzzer on them for FUZZ_SECONDS.
-TUI_FUZZ_SRCS := $(patsubst %,tui/%.c,$(TUI_PARSERS) util)
+TUI_FUZZ_SRCS := $(patsubst %,tui/%.c,$(TUI_PARSERS)) uml/util-core.c
 
 $(B)/tests/fuzz-parse-replay: tests/fuzz/fuzz-parse.c tests/fuzz/replay.c \
 		uml/proto.c $(TUI_TEST_PARSERS)

@@ -1,7 +1,6 @@
 /* cmd-exec.c - run one command in a fresh guest, or in a named one. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +10,11 @@
 #include "ctl.h"
 #include "guest.h"
 #include "link.h"
+#include "preflight.h"
 #include "run.h"
 #include "umkit.h"
 #include "util.h"
-
-/* How long a guest may take from exec to the agent's hello. */
-#define BOOT_TIMEOUT_MS	20000
+#include "watch.h"
 
 /*
  * One-shot: boot, wait for the agent, run argv, kill the guest.  Returns
@@ -32,10 +30,11 @@ exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
 	int		 r, status = 0, why, rc;
 
 	guest_kernel(o);	/* may build; exits on failure, before run/ */
+	preflight(o, 0);	/* exits on failure, before run/ too */
 	snprintf(name, sizeof name, "exec-%d", (int)getpid());
 	o->name = name;
 	if (run_create(name, getpid()) < 0)
-		fatalx("cannot create run/%s", name);
+		fatal("cannot create run/%s", name);
 	rundir = run_dir(name);
 	log = run_log("exec");
 	tmplog = run_log(name);
@@ -68,6 +67,7 @@ exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
 		rc = EXIT_PANIC;
 	} else if (r < 0) {
 		warnmsg("guest link failed: %s (console log: %s)", strerror(-r), log);
+		guest_print_tail(&g, 8);
 		rc = EXIT_KIT;
 	} else {
 		rc = status;
@@ -89,8 +89,7 @@ exec_named(const char *name, int timeout_s, char **argv)
 {
 	int	status;
 
-	if (run_name_ok(name) < 0 || !run_alive(name))
-		fatal("no running guest '%s' (see 'umkit list')", name);
+	cmd_need_guest(name);
 	if (ctl_exec(name, argv, timeout_s, &status) < 0)
 		return EXIT_KIT;
 	return status;
@@ -106,15 +105,13 @@ exec_main(int argc, char **argv)
 	const char		*name = NULL;
 
 	guest_opts_init(&o);
-	while ((c = getopt_long(argc, argv, "+V:m:c:t:k:Avh", help_opts, NULL)) != -1) {
+	while ((c = getopt(argc, argv, "+V:m:c:d:t:k:Av")) != -1) {
 		switch (c) {
 		case 't':
 			timeout_s = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || timeout_s < 1)
-				fatal("-t %s: want a whole number of seconds", optarg);
+				fatalx("-t %s: want a whole number of seconds", optarg);
 			break;
-		case 'h':
-			return cmd_help(&cmd_exec);
 		case '?':
 			return cmd_usage(&cmd_exec);
 		default:
@@ -136,7 +133,7 @@ exec_main(int argc, char **argv)
 
 const struct cmd cmd_exec = {
 	.name = "exec",
-	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-t SECONDS] [-A] [-v] [NAME] -- CMD [ARGS...]",
+	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-t SECONDS] [-A] [-v] [NAME] -- CMD [ARGS...]",
 	.help =
 "Boot a fresh guest, run CMD in it, and exit with CMD's status; or, with\n"
 "NAME, run CMD in the running guest NAME.  CMD's stdout and stderr arrive\n"
@@ -145,6 +142,7 @@ const struct cmd cmd_exec = {
 "  -V VARIANT  kernel variant (patches/VARIANT; default base)\n"
 "  -m MEM      guest memory, e.g. 256M or 1G (default 256M)\n"
 "  -c CPUS     guest CPUs (default 2)\n"
+"  -d DISK     scratch disk size at /mnt/disk, e.g. 4G (default 2G); 0: none\n"
 "  -t SECONDS  kill the guest (with NAME: CMD) after SECONDS; status 124\n"
 "  -A          leave host address-space randomisation on for the guest\n"
 "  -k KERNEL   boot this kernel binary instead of the variant's\n"
@@ -158,5 +156,6 @@ const struct cmd cmd_exec = {
 "  umkit exec -- cat /sys/kernel/mm/lru_gen/enabled\n"
 "  umkit exec -c 4 -m 512M -t 30 -- sh -c 'grep compact /proc/vmstat'\n"
 "  umkit exec lab -- cat /proc/meminfo",
+	.max_args = CMD_ARGS_ANY,
 	.exec = exec_main,
 };

@@ -96,7 +96,7 @@ ctl_connect(const char *name)
 	if (strlen(dir) + sizeof "/ctl.sock" > sizeof sa.sun_path) {
 		/* Long checkout paths: connect through the directory. */
 		if (chdir(dir) < 0)
-			fatalx("%s", dir);
+			fatal("%s", dir);
 		snprintf(sa.sun_path, sizeof sa.sun_path, "ctl.sock");
 	} else
 		snprintf(sa.sun_path, sizeof sa.sun_path, "%s/ctl.sock", dir);
@@ -127,7 +127,7 @@ ctl_call(const char *name, const char *const fields[], const int *fds,
 	for (i = 0; fields[i] != NULL; i++) {
 		n = strlen(fields[i]) + 1;
 		if (len + n > CTL_MSG_MAX)
-			fatal("command line too long for the control socket");
+			fatalx("command line too long for the control socket");
 		memcpy(msg + len, fields[i], n);
 		len += n;
 	}
@@ -148,13 +148,21 @@ ctl_call(const char *name, const char *const fields[], const int *fds,
 	return reply;
 }
 
-/* exec over the control socket. */
+/* exec over the control socket, with our stdout and stderr. */
 int
 ctl_exec(const char *name, char *const argv[], int timeout_s, int *status)
 {
+	return ctl_exec_fds(name, argv, timeout_s, 1, 2, status);
+}
+
+/* exec over the control socket, output to out_fd and err_fd. */
+int
+ctl_exec_fds(const char *name, char *const argv[], int timeout_s, int out_fd,
+    int err_fd, int *status)
+{
 	const char	**f;
 	char		  t[16], *r;
-	int		  i, n, fds[2] = { 1, 2 }, rc = -1;
+	int		  i, n, fds[2] = { out_fd, err_fd }, rc = -1;
 
 	for (n = 0; argv[n] != NULL; n++)
 		;

@@ -36,5 +36,8 @@ char	*ctl_call(const char *name, const char *const fields[], const int *fds,
 	    int nfds, int *rfd);
 /* Run argv in guest NAME with our stdout/stderr; 0 and *status, or -1. */
 int	ctl_exec(const char *name, char *const argv[], int timeout_s, int *status);
+/* The same with the command's stdout and stderr going to out_fd, err_fd. */
+int	ctl_exec_fds(const char *name, char *const argv[], int timeout_s,
+	    int out_fd, int err_fd, int *status);
 
 #endif

@@ -24,9 +24,12 @@ fuse3                fusermount3
 libncurses-dev       the TUI
 pkg-config           finding libfuse3 / ncurses flags
 libcmocka-dev        C unit tests
+libjansson-dev       lab results as JSON (umkit lab)
+libxml2-utils        xmllint: the JUnit files are checked in make test
 tmux                 driving the TUI in tests
 util-linux           setarch, flock
 procps               pgrep and kill for the tests
+e2fsprogs            mke2fs: the guest scratch disk template (uml/mkdisk.sh)
 ca-certificates      fetching the kernel package over https
 "
 if [ "${1:-}" = fuzz ]; then

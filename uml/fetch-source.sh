@@ -21,6 +21,13 @@ src="$cache/src"
 die() { echo "umkit: fetch-source: $*" >&2; exit 1; }
 
 mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$src"
+# One fetch at a time per cache: two builds starting together would race
+# on the download and the unpack.
+exec 7>"$cache/fetch.lock"
+if ! flock -n 7; then
+	echo "umkit: fetch-source: waiting for another fetch to finish" >&2
+	flock 7
+fi
 echo "deb $MIRROR $SUITE main" > "$apt/sources.list"
 set -- -o Dir::Etc::SourceList="$apt/sources.list" \
 	-o Dir::Etc::SourceParts=/dev/null \

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "disk.h"
 #include "guest.h"
 #include "util.h"
 
@@ -42,6 +43,7 @@ guest_opts_init(struct guest_opts *o)
 	o->variant = getenv("UMKIT_VARIANT") ? getenv("UMKIT_VARIANT") : "base";
 	o->mem_mb = GUEST_DEFAULT_MEM_MB;
 	o->cpus = GUEST_DEFAULT_CPUS;
+	o->disk_mb = DISK_DEFAULT_MB;
 }
 
 /* Apply one option shared by every command that boots a guest. */
@@ -54,7 +56,7 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	switch (opt) {
 	case 'V':
 		if (*arg == '\0' || strchr(arg, '/') != NULL || *arg == '.')
-			fatal("-V %s: not a variant name (see 'umkit variants')", arg);
+			fatalx("-V %s: not a variant name (see 'umkit variants')", arg);
 		o->variant = arg;
 		break;
 	case 'k':
@@ -62,13 +64,18 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 		break;
 	case 'm':
 		if ((o->mem_mb = parse_mem_mb(arg)) < 32)
-			fatal("-m %s: want a size like 256M or 1G (at least 32M)", arg);
+			fatalx("-m %s: want a size like 256M or 1G (at least 32M)", arg);
 		break;
 	case 'c':
 		v = strtol(arg, &end, 10);
 		if (*arg == '\0' || *end != '\0' || v < 1 || v > GUEST_MAX_CPUS)
-			fatal("-c %s: want a CPU count from 1 to %d", arg, GUEST_MAX_CPUS);
+			fatalx("-c %s: want a CPU count from 1 to %d", arg, GUEST_MAX_CPUS);
 		o->cpus = v;
+		break;
+	case 'd':
+		if ((o->disk_mb = disk_parse_mb(arg)) < 0)
+			fatal("-d %s: want a disk size like 2G or 512M (at least "
+			    "%dM), or 0 for no disk", arg, DISK_MIN_MB);
 		break;
 	case 'A':
 		o->aslr = 1;
@@ -90,7 +97,7 @@ guest_kernel(struct guest_opts *o)
 		return o->kpath;
 	if (o->kernel != NULL) {
 		if (access(o->kernel, X_OK) < 0)
-			fatalx("-k %s", o->kernel);
+			fatal("-k %s", o->kernel);
 		return o->kpath = xstrdup(o->kernel);
 	}
 	k = xasprintf("%s/build/k/%s/linux", top_dir(), o->variant);
@@ -99,7 +106,7 @@ guest_kernel(struct guest_opts *o)
 		return o->kpath = k;
 	series = xasprintf("%s/patches/%s/series", top_dir(), o->variant);
 	if (access(series, R_OK) < 0)
-		fatal("no variant '%s' (no %s; see 'umkit variants')", o->variant, series);
+		fatalx("no variant '%s' (no %s; see 'umkit variants')", o->variant, series);
 	free(series);
 	if (getenv("KSRC") == NULL)
 		warnmsg("kernel for variant %s not built yet; building it now",
@@ -108,7 +115,7 @@ guest_kernel(struct guest_opts *o)
 	st = system(cmd);
 	free(cmd);
 	if (st != 0 || access(k, X_OK) < 0)
-		fatal("building variant %s failed (see above)", o->variant);
+		fatalx("building variant %s failed (see above)", o->variant);
 	return o->kpath = k;
 }
 
@@ -217,7 +224,7 @@ int
 guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 {
 	char		*argv[24], *initrd;
-	int		 sv[2], con[2], ptys = -1, devnull, argc = 0, i;
+	int		 sv[2], con[2], ptys = -1, disk = -1, devnull, argc = 0, i;
 	pid_t		 pid;
 
 	memset(g, 0, sizeof *g);
@@ -236,9 +243,13 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 		return -1;
 	}
 
+	if (o->disk_mb > 0 && (disk = disk_make(rundir, o->disk_mb)) < 0) {
+		free(initrd);
+		return -1;
+	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    pipe2(con, O_CLOEXEC) < 0)
-		fatalx("socketpair/pipe");
+		fatal("socketpair/pipe");
 	g->pty_fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (g->pty_fd >= 0 && grantpt(g->pty_fd) == 0 &&
 	    unlockpt(g->pty_fd) == 0 && ptsname(g->pty_fd) != NULL)
@@ -265,6 +276,13 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	argv[argc++] = xstrdup("ssl1=fd:3");
 	if (ptys >= 0)
 		argv[argc++] = xstrdup("ssl2=fd:4");
+	/*
+	 * By descriptor: UML's ubd= syntax cannot quote ',' or ':' in paths.
+	 * Without a disk, a path that cannot exist: UML would otherwise take
+	 * a file called root_fs in the current directory as its disk.
+	 */
+	argv[argc++] = xstrdup(disk >= 0 ? "ubd0=/proc/self/fd/5" :
+	    "ubd0=/dev/null/no-disk");
 	argv[argc++] = xasprintf("umid=umkit-%s", o->name);
 	argv[argc++] = xasprintf("uml_dir=%s/", rundir);
 	/* Skip the 40 ms delay-loop calibration; UML hardly uses udelay. */
@@ -272,10 +290,13 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	argv[argc++] = xstrdup("quiet");
 	argv[argc] = NULL;
 
+	/* Set here, not in the child: no other thread runs yet. */
+	if (o->tmpdir_run && setenv("TMPDIR", rundir, 1) < 0)
+		fatal("setenv TMPDIR");
 	g->start_ms = now_ms();
 	pid = fork();
 	if (pid < 0)
-		fatalx("fork");
+		fatal("fork");
 	if (pid == 0) {
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -290,13 +311,17 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 		con[1] = fcntl(con[1], F_DUPFD, 10);
 		if (ptys >= 0)
 			ptys = fcntl(ptys, F_DUPFD, 10);
+		if (disk >= 0)
+			disk = fcntl(disk, F_DUPFD, 10);
 		child_fd(devnull, 0);
 		child_fd(con[1], 1);
 		child_fd(con[1], 2);
 		child_fd(sv[1], 3);
 		if (ptys >= 0)
 			child_fd(ptys, 4);
-		for (i = 5; i < 1024; i++)
+		if (disk >= 0)
+			child_fd(disk, 5);
+		for (i = disk >= 0 ? 6 : 5; i < 1024; i++)
 			close(i);
 		signal(SIGPIPE, SIG_DFL);
 		execv(argv[0], argv);
@@ -312,10 +337,12 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	close(con[1]);
 	if (ptys >= 0)
 		close(ptys);
+	if (disk >= 0)
+		close(disk);
 	g->link_fd = sv[0];
 	g->con_fd = con[0];
 	if (pthread_create(&g->con_thread, NULL, con_main, g) != 0)
-		fatal("cannot start the console thread");
+		fatalx("cannot start the console thread");
 	return 0;
 }
 
@@ -376,6 +403,31 @@ guest_panicked(struct guest *g, int print)
 	return p;
 }
 
+/* Print the last n non-blank console lines, indented, to stderr. */
+void
+guest_print_tail(struct guest *g, unsigned n)
+{
+	unsigned	i, first, shown = 0;
+	const char	*l;
+
+	pthread_mutex_lock(&g->lock);
+	first = g->ntail > NTAIL ? g->ntail - NTAIL : 0;
+	/* Walk back to the n-th non-blank line, then print forward. */
+	for (i = g->ntail; i > first && shown < n; i--) {
+		l = g->tail[(i - 1) % NTAIL];
+		if (l[strspn(l, " \t")] != '\0')
+			shown++;
+	}
+	if (shown > 0)
+		fprintf(stderr, "umkit: the guest console's last lines:\n");
+	for (; i < g->ntail; i++) {
+		l = g->tail[i % NTAIL];
+		if (l[strspn(l, " \t")] != '\0')
+			fprintf(stderr, "    %s\n", l);
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
 /* Free the guest's resources; the process must be dead. */
 void
 guest_free(struct guest *g)
@@ -402,6 +454,40 @@ guest_free(struct guest *g)
 	free(g->rundir);
 	free(g->kernel);
 	g->rundir = g->kernel = NULL;
+}
+
+/* The lines of a console log from its first panic line (at most max). */
+char *
+guest_log_panic(const char *logpath, int max)
+{
+	const char	**m;
+	char		 *t = read_text(logpath), *p, *first = NULL, *end;
+	int		  n;
+
+	if (t == NULL)
+		return NULL;
+	for (p = t; p != NULL && first == NULL; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		for (m = panic_marks; *m != NULL; m++) {
+			end = strchr(p, '\n');
+			if (end)
+				*end = '\0';
+			if (strstr(p, *m) != NULL)
+				first = p;
+			if (end)
+				*end = '\n';
+			if (first != NULL)
+				break;
+		}
+	if (first == NULL) {
+		free(t);
+		return NULL;
+	}
+	for (end = first, n = 0; end != NULL && n < max; n++)
+		if ((end = strchr(end, '\n')) != NULL)
+			end++;
+	p = end != NULL ? xasprintf("%.*s", (int)(end - first), first) : xstrdup(first);
+	free(t);
+	return p;
 }
 
 /* Kill the process group whose leader's pid is in path, if alive. */

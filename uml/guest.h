@@ -6,6 +6,7 @@
  *   fd 1,2  a pipe to the console reader thread (log file + panic watch)
  *   fd 3    ssl1, the agent's line: the other end is guest.link_fd
  *   fd 4    ssl2, the console shell's line: a pty, master in guest.pty_fd
+ *   fd 5    the scratch disk run/NAME/disk.img (ubd0), unless -d 0
  */
 #ifndef UMKIT_GUEST_H
 #define UMKIT_GUEST_H
@@ -20,14 +21,20 @@ struct guest_opts {
 	long		 mem_mb;	/* guest RAM, default 256 */
 	int		 cpus;		/* guest CPUs, default 2 */
 	int		 aslr;		/* leave host ASLR on for the UML process */
+	long		 disk_mb;	/* scratch disk (ubd0, /mnt/disk); 0: none */
 	int		 verbose;	/* copy the console to stderr */
 	const char	*name;		/* run/NAME and the UML umid */
 	const char	*logpath;	/* console log file */
+	int		 tmpdir_run;	/* TMPDIR=the run directory for UML
+					   (preflight.h: the usual one fails) */
+	int		 tied;		/* named guests: stop when the starter dies */
 };
 
 #define GUEST_DEFAULT_MEM_MB	256
 #define GUEST_DEFAULT_CPUS	2
 #define GUEST_MAX_CPUS		16
+/* How long a guest may take from exec to the agent's hello. */
+#define BOOT_TIMEOUT_MS		20000
 
 struct guest {
 	struct guest_opts o;
@@ -53,7 +60,7 @@ struct guest {
 
 /* Default options. */
 void	 guest_opts_init(struct guest_opts *);
-/* Parse -m/-c/-V/-k/-A/-v style option values; exits with a clear error. */
+/* Parse -m/-c/-d/-V/-k/-A/-v style option values; exits with a clear error. */
 void	 guest_opt(struct guest_opts *, int opt, const char *arg);
 
 /*
@@ -78,8 +85,18 @@ int	 guest_wait_gone(struct guest *, int ms);
 /* 1 if a panic/oops was seen; prints its lines to stderr when print != 0. */
 int	 guest_panicked(struct guest *, int print);
 
+/*
+ * Print the last n non-blank console lines to stderr (after a failed
+ * boot: the console says why, the log's path alone does not).
+ */
+void	 guest_print_tail(struct guest *, unsigned n);
+
 /* Release everything (after guest_kill). */
 void	 guest_free(struct guest *);
+
+/* A console log's lines from the first panic line on (at most max),
+ * allocated; NULL when it has none. */
+char	*guest_log_panic(const char *logpath, int max);
 
 /* Kill a UML process group recorded in a pid file, if still alive. */
 void	 guest_kill_pidfile(const char *path);

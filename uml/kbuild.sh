@@ -9,7 +9,8 @@
 #   2. config  tinyconfig + uml/umkit.config + patches/VARIANT/config,
 #              merged with the kernel's merge_config.sh, then verified;
 #   3. build   O=build/k/VARIANT/obj with ccache; the kernel is copied to
-#              build/k/VARIANT/linux only after a successful build.
+#              build/k/VARIANT/linux only after a successful build, and
+#              kept as it was when make changed nothing.
 #
 # Environment: KSRC (own kernel tree, never written to), UMKIT_BUILD (build
 # directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir).
@@ -70,12 +71,16 @@ private_copy() {
 }
 
 # --- 1. tree ---------------------------------------------------------------
+# Every patch the series names must exist: checked here, in this shell (a
+# die inside the $( ... | sha256sum) below would only end its subshell).
+for p in $(series_patches); do
+	[ -f "$patches/$variant/$p" ] ||
+		die 2 "variant $variant: series names $p, which is not in $patches/$variant/"
+done
 stamp=$( {
 	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
 	cat "$patches/$variant/series"
 	for p in $(series_patches); do
-		[ -f "$patches/$variant/$p" ] ||
-			die 2 "variant $variant: series names $p, which is not in $patches/$variant/"
 		sha256sum < "$patches/$variant/$p"
 	done
 } | sha256sum | cut -c1-16)
@@ -115,9 +120,10 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 fi
 
 # --- 2. config -------------------------------------------------------------
-frags="$here/umkit.config"
-[ ! -f "$patches/$variant/config" ] || frags="$frags $patches/$variant/config"
-cstamp=$(cat "$tree/.umkit-stamp" $frags | sha256sum | cut -c1-16)
+# The fragments, as the positional parameters (each quoted where used).
+set -- "$here/umkit.config"
+[ ! -f "$patches/$variant/config" ] || set -- "$@" "$patches/$variant/config"
+cstamp=$(cat "$tree/.umkit-stamp" "$@" | sha256sum | cut -c1-16)
 cfg="$vdir/cfg"
 mk() { make -s -C "$tree" ARCH=um "$@"; }
 
@@ -125,11 +131,11 @@ if [ "$(cat "$obj/.umkit-config-stamp" 2>/dev/null)" != "$cstamp" ] || [ ! -f "$
 	rm -rf "$cfg"; mkdir -p "$cfg" "$obj"
 	{
 		mk O="$cfg" tinyconfig &&
-		"$tree/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" $frags &&
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" "$@" &&
 		mk O="$cfg" olddefconfig
 	} > "$vdir/config.log" 2>&1 || die 3 "variant $variant: configuring failed (see $vdir/config.log)"
 	# Every requested value must have stuck.
-	bad=$(cat $frags | awk -v cfgfile="$cfg/.config" '
+	bad=$(cat "$@" | awk -v cfgfile="$cfg/.config" '
 		BEGIN { while ((getline l < cfgfile) > 0) {
 			if (l ~ /^CONFIG_[A-Za-z0-9_]+=/) { k = l; sub(/=.*/, "", k); v = l; sub(/^[^=]*=/, "", v); have[k] = v }
 			else if (l ~ /^# CONFIG_[A-Za-z0-9_]+ is not set/) { split(l, a, " "); have[a[2]] = "n" } } }
@@ -171,13 +177,28 @@ if ! flock -n 8; then
 	flock 8
 fi
 # No kernel while building: an interrupted or failed build must not leave
-# the previous binary looking like the result of these inputs.
-rm -f "$vdir/linux.new" "$vdir/linux"
+# the previous binary looking like the result of these inputs.  It waits
+# in linux.prev instead, and comes back as it was (same file, no copy)
+# when make left obj/linux untouched and linux.from says the binary was
+# copied from that very obj/linux.
+ident() { stat -c '%d:%i %.9Y %s' "$1" 2>/dev/null || true; }
+rm -f "$vdir/linux.new" "$vdir/linux.prev"
+trap 'rm -f "$vdir/linux.new" "$vdir/linux.prev"' EXIT INT TERM
+before=$(ident "$obj/linux")
+[ ! -f "$vdir/linux" ] || mv -f "$vdir/linux" "$vdir/linux.prev"
 if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" linux > "$vdir/build.log" 2>&1; then
-	rm -f "$vdir/linux"
 	tail -n 25 "$vdir/build.log" >&2
 	die 4 "variant $variant: kernel build failed (full log: $vdir/build.log)"
 fi
-cp "$obj/linux" "$vdir/linux.new"
-mv -f "$vdir/linux.new" "$vdir/linux"
+after=$(ident "$obj/linux")
+if [ -n "$before" ] && [ "$before" = "$after" ] && [ -f "$vdir/linux.prev" ] &&
+    [ "$(cat "$vdir/linux.from" 2>/dev/null)" = "$after" ]; then
+	mv -f "$vdir/linux.prev" "$vdir/linux"
+else
+	rm -f "$vdir/linux.prev" "$vdir/linux.from"
+	cp "$obj/linux" "$vdir/linux.new"
+	echo "$after" > "$vdir/linux.from"
+	mv -f "$vdir/linux.new" "$vdir/linux"
+fi
+trap - EXIT INT TERM
 echo "$vdir/linux"

@@ -26,6 +26,7 @@
 
 #include "link.h"
 #include "proto.h"
+#include "util.h"
 
 #define NO_DEADLINE	LLONG_MAX
 #define TRACE_POLL_MS	200
@@ -76,16 +77,6 @@ struct link {
 	struct waiter	*waiters;
 };
 
-/* Monotonic time in milliseconds. */
-static long long
-mono_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Write one line to the link's log, if it has one. */
 static void __attribute__((format(printf, 2, 3)))
 link_log(struct link *l, const char *fmt, ...)
@@ -112,7 +103,7 @@ wait_until(pthread_cond_t *cond, pthread_mutex_t *mtx, long long deadline)
 
 	if (deadline == NO_DEADLINE)
 		return pthread_cond_wait(cond, mtx);
-	if (mono_ms() >= deadline)
+	if (now_ms() >= deadline)
 		return ETIMEDOUT;
 	ts.tv_sec = deadline / 1000;
 	ts.tv_nsec = (deadline % 1000) * 1000000;
@@ -187,7 +178,7 @@ deliver_locked(struct link *l, const struct proto_hdr *h, const uint8_t *p)
 		    proto_op_name(h->op, tmp, sizeof(tmp)), h->id);
 		return;
 	}
-	f = proto_xrealloc(NULL, sizeof(*f) + h->len);
+	f = xrealloc(NULL, sizeof(*f) + h->len);
 	f->h = *h;
 	f->next = NULL;
 	memcpy(f->data, p, h->len);
@@ -247,7 +238,7 @@ reader_main(void *arg)
 	ssize_t		 n;
 	int		 rc;
 
-	buf = proto_xrealloc(NULL, cap);
+	buf = xrealloc(NULL, cap);
 	pfd[0].fd = l->fd;
 	pfd[0].events = POLLIN;
 	pfd[1].fd = l->wake[0];
@@ -306,7 +297,7 @@ link_open(int fd, FILE *log)
 	struct link	*l;
 	int		 fl, rc;
 
-	l = proto_xcalloc(1, sizeof(*l));
+	l = xcalloc(1, sizeof(*l));
 	l->fd = fd;
 	l->log = log;
 	l->next_id = 1;
@@ -328,6 +319,18 @@ link_open(int fd, FILE *log)
 	return l;
 }
 
+/* The per-request timeout (ms), read under the lock that guards it. */
+static int
+link_timeout(struct link *l)
+{
+	int	ms;
+
+	pthread_mutex_lock(&l->lock);
+	ms = l->timeout_ms;
+	pthread_mutex_unlock(&l->lock);
+	return ms;
+}
+
 /* Set the per-request timeout (ms) of later calls. */
 void
 link_set_timeout(struct link *l, int timeout_ms)
@@ -341,7 +344,7 @@ link_set_timeout(struct link *l, int timeout_ms)
 int
 link_hello(struct link *l, int timeout_ms)
 {
-	long long	deadline = mono_ms() + timeout_ms;
+	long long	deadline = now_ms() + timeout_ms;
 	int		rc = 0;
 
 	pthread_mutex_lock(&l->lock);
@@ -368,7 +371,7 @@ call_begin(struct link *l, struct call *c, int force)
 
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_lock(&l->lock);
-	c->deadline = mono_ms() +
+	c->deadline = now_ms() +
 	    (l->stalled ? LINK_STALLED_MS : l->timeout_ms);
 	while (!force && !l->hello && !l->dead && rc == 0)
 		rc = wait_until(&l->state, &l->lock, c->deadline);
@@ -448,7 +451,7 @@ send_pb(struct link *l, struct pbuf *pb, long long deadline)
 			continue;
 		if (n < 0 && errno == EAGAIN) {
 			left = deadline == NO_DEADLINE ? -1 :
-			    deadline - mono_ms();
+			    deadline - now_ms();
 			if (left != -1 && left <= 0) {
 				rc = -ETIMEDOUT;
 				break;
@@ -540,13 +543,8 @@ link_ping(struct link *l, int timeout_ms)
 	if ((rc = call_begin(l, &c, 1)) != 0)
 		return rc;
 	if (timeout_ms > 0)
-		c.deadline = mono_ms() + timeout_ms;
-	memset(&h, 0, sizeof(h));
-	h.version = PROTO_VERSION;
-	h.max_payload = PROTO_MAX_PAYLOAD;
-	h.max_path = PROTO_MAX_PATH;
-	h.max_argc = PROTO_MAX_ARGC;
-	snprintf(h.name, sizeof(h.name), "umkit-link");
+		c.deadline = now_ms() + timeout_ms;
+	proto_hello_init(&h, "umkit-link");
 	proto_enc_hello(&c.pb, c.w.id, 0, &h);
 	rc = call_simple(l, &c, &f);
 	if (rc == 0) {
@@ -712,7 +710,7 @@ link_read(struct link *l, const char *path, uint64_t off, size_t len,
 	    whole ? PROTO_READ_WHOLE : 0)) == 0 &&
 	    (r = call_simple(l, &c, &f)) == 0) {
 		if ((r = expect_op(l, f, OP_READ)) == 0) {
-			*buf = proto_xrealloc(NULL, f->h.len + 1);
+			*buf = xrealloc(NULL, f->h.len + 1);
 			memcpy(*buf, f->data, f->h.len);
 			(*buf)[f->h.len] = '\0';
 			r = 0;
@@ -779,7 +777,7 @@ call_cancel(struct link *l, struct call *c)
 	struct pbuf	pb = { 0 };
 
 	proto_enc_frame(&pb, OP_CANCEL, c->w.id, 0, 0, NULL, 0);
-	send_pb(l, &pb, mono_ms() + l->timeout_ms);
+	send_pb(l, &pb, now_ms() + link_timeout(l));
 	pb_free(&pb);
 }
 
@@ -797,8 +795,8 @@ link_exec(struct link *l, char *const argv[], int timeout_s, int out_fd,
 	if ((rc = call_begin(l, &c, 0)) != 0)
 		return rc;
 	if (timeout_s > 0)
-		deadline = mono_ms() + (long long)timeout_s * 1000 +
-		    l->timeout_ms;
+		deadline = now_ms() + (long long)timeout_s * 1000 +
+		    link_timeout(l);
 	if ((rc = proto_enc_exec(&c.pb, c.w.id, argv,
 	    timeout_s > 0 ? (uint32_t)timeout_s : 0)) == 0)
 		rc = call_send(l, &c);
@@ -851,10 +849,10 @@ link_trace(struct link *l, const char *path,
 		    __atomic_load_n(stop, __ATOMIC_SEQ_CST)) {
 			call_cancel(l, &c);
 			cancelled = 1;
-			deadline = mono_ms() + l->timeout_ms;
+			deadline = now_ms() + link_timeout(l);
 		}
 		rc = call_next(l, &c, cancelled ? deadline :
-		    mono_ms() + TRACE_POLL_MS, &f);
+		    now_ms() + TRACE_POLL_MS, &f);
 		if (rc == -ETIMEDOUT && !cancelled) {
 			rc = 0;
 			continue;
@@ -871,7 +869,7 @@ link_trace(struct link *l, const char *path,
 			    (const char *)f->data, f->h.len, arg) != 0) {
 				call_cancel(l, &c);
 				cancelled = 1;
-				deadline = mono_ms() + l->timeout_ms;
+				deadline = now_ms() + link_timeout(l);
 			}
 		} else
 			rc = expect_op(l, f, OP_TRACE);

@@ -1,7 +1,8 @@
 # uml/link.mk - the guest link: protocol codec (uml/proto.c), host client
 # (uml/link.c), the agent (rootfs/agent.c), their tests and the fuzzer.
 #
-#   LINK_OBJS      objects the launcher links
+#   LINK_OBJS      objects the launcher links (with util-core, the part of
+#                  uml/util.h that the static agent links too)
 #   AGENT_SRCS     sources of the static guest agent (rootfs/rootfs.mk)
 #   make fuzz      libFuzzer on the frame decoders, FUZZ_SECONDS (60)
 #
@@ -10,8 +11,8 @@
 # builds, test-link under TSan, and fuzz-replay (the checked-in corpus through the fuzz entry
 # point, built with gcc and ASan: no clang needed).
 
-LINK_OBJS	:= $(B)/obj/uml/proto.o $(B)/obj/uml/link.o
-AGENT_SRCS	:= rootfs/agent.c uml/proto.c uml/proto.h
+LINK_OBJS	:= $(B)/obj/uml/proto.o $(B)/obj/uml/link.o $(B)/obj/uml/util-core.o
+AGENT_SRCS	:= rootfs/agent.c uml/proto.c uml/util-core.c uml/proto.h
 
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		   -fno-omit-frame-pointer
@@ -19,46 +20,46 @@ FUZZ_CC		?= clang
 FUZZ_SECONDS	?= 60
 LT		:= $(B)/tests
 
-$(LINK_OBJS): $(B)/obj/uml/%.o: uml/%.c uml/proto.h uml/link.h
+$(LINK_OBJS): $(B)/obj/uml/%.o: uml/%.c uml/proto.h uml/link.h uml/util.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The agent built for the host, for the end-to-end tests.
-$(LT)/umkit-agent: rootfs/agent.c uml/proto.c uml/proto.h
+$(LT)/umkit-agent: rootfs/agent.c uml/proto.c uml/util-core.c uml/proto.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^)
 
-$(LT)/umkit-agent-asan: rootfs/agent.c uml/proto.c uml/proto.h
+$(LT)/umkit-agent-asan: rootfs/agent.c uml/proto.c uml/util-core.c uml/proto.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^)
 
-$(LT)/test-proto: tests/unit/test-proto.c uml/proto.c uml/proto.h
+$(LT)/test-proto: tests/unit/test-proto.c uml/proto.c uml/util-core.c uml/proto.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
 
-$(LT)/test-proto-asan: tests/unit/test-proto.c uml/proto.c uml/proto.h
+$(LT)/test-proto-asan: tests/unit/test-proto.c uml/proto.c uml/util-core.c uml/proto.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
 
-$(LT)/test-link: tests/unit/test-link.c uml/link.c uml/proto.c uml/proto.h \
+$(LT)/test-link: tests/unit/test-link.c uml/link.c uml/proto.c uml/util-core.c uml/proto.h \
 		uml/link.h $(LT)/umkit-agent
 	$(CC) $(CFLAGS) -Iuml -DAGENT='"$(CURDIR)/$(LT)/umkit-agent"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
-$(LT)/test-link-asan: tests/unit/test-link.c uml/link.c uml/proto.c \
+$(LT)/test-link-asan: tests/unit/test-link.c uml/link.c uml/proto.c uml/util-core.c \
 		uml/proto.h uml/link.h $(LT)/umkit-agent-asan
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml \
 		-DAGENT='"$(CURDIR)/$(LT)/umkit-agent-asan"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
 # ThreadSanitizer on the client (the agent is single-threaded).
-$(LT)/test-link-tsan: tests/unit/test-link.c uml/link.c uml/proto.c \
+$(LT)/test-link-tsan: tests/unit/test-link.c uml/link.c uml/proto.c uml/util-core.c \
 		uml/proto.h uml/link.h $(LT)/umkit-agent
 	$(CC) $(CFLAGS) -fsanitize=thread -Iuml \
 		-DAGENT='"$(CURDIR)/$(LT)/umkit-agent"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
-$(LT)/fuzz-replay: tests/fuzz/fuzz-proto.c tests/fuzz/replay.c uml/proto.c \
+$(LT)/fuzz-replay: tests/fuzz/fuzz-proto.c tests/fuzz/replay.c uml/proto.c uml/util-core.c \
 		uml/proto.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml \
@@ -70,7 +71,7 @@ UNIT_TESTS	+= $(LT)/test-proto $(LT)/test-proto-asan $(LT)/test-link \
 
 # libFuzzer: new inputs go to build/fuzz/corpus; the checked-in corpus
 # only seeds it (copy interesting finds to tests/fuzz-corpus by hand).
-$(B)/fuzz/fuzz-proto: tests/fuzz/fuzz-proto.c uml/proto.c uml/proto.h
+$(B)/fuzz/fuzz-proto: tests/fuzz/fuzz-proto.c uml/proto.c uml/util-core.c uml/proto.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -std=gnu11 -Iuml \
 		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
@@ -83,7 +84,7 @@ fuzz: $(B)/fuzz/fuzz-proto
 
 
 # 'make bench' part: the link's own latency in a real guest, no FUSE.
-$(LT)/bench-link: tests/unit/bench-link.c uml/link.c uml/proto.c uml/proto.h \
+$(LT)/bench-link: tests/unit/bench-link.c uml/link.c uml/proto.c uml/util-core.c uml/proto.h \
 		uml/link.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -pthread

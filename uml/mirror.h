@@ -24,12 +24,8 @@
  * (or a truncate to 0) with no write sends an empty write, which clears
  * files like /sys/kernel/tracing/trace.
  *
- * Symlinks: readlink returns the guest's target verbatim when the host
- * kernel, following it inside the mount, reaches what the guest would.
- * Absolute targets and relative ones climbing above the guest's / are
- * returned as the equivalent relative path inside the mount (the host
- * would otherwise resolve them against the host's own tree), so
- * following a link never leaves the mirror.
+ * Which paths exist, which may be written and what a symlink reads as
+ * are pure functions of the path: mirror-policy.h.
  */
 #ifndef UMKIT_MIRROR_H
 #define UMKIT_MIRROR_H
@@ -38,7 +34,6 @@
 
 struct link;
 struct mirror;
-struct allowlist;
 
 /* Attribute and entry cache time in seconds (content is never cached). */
 #define MIRROR_TIMEOUT_S	1.0
@@ -68,35 +63,5 @@ void		 mirror_stop(struct mirror *);
  * negative errno.
  */
 int		 mirror_cleanup_stale(const char *mountpoint);
-
-/*
- * The allowlist: guest paths or fnmatch(3) globs (FNM_PATHNAME: '*' never
- * crosses '/'), one per line, '#' starts a comment.  allowlist_load()
- * returns NULL after logging "FILE:LINE: reason" for the first bad line
- * (a pattern that is not an absolute, normalized path under /proc or
- * /sys, or a line with two words).
- */
-struct allowlist *allowlist_load(const char *path, FILE *log);
-void		 allowlist_free(struct allowlist *);
-/* 1 when the normalized guest path may be written, else 0. */
-int		 allowlist_match(const struct allowlist *, const char *path);
-
-/*
- * Normalize an absolute guest path into out: collapse "//", "." and ".."
- * (".." at "/" stays at "/", as in the guest).  Returns 0; -EINVAL when in
- * is not absolute, -ENAMETOOLONG when out is too small, -EACCES when the
- * result is neither "/" nor under /proc or /sys.
- */
-int		 mirror_path_normalize(const char *in, char *out, size_t size);
-
-/*
- * The symlink text the mirror returns for a guest symlink at linkpath
- * (normalized) whose guest target is target: target itself when the host
- * kernel, following it from the link's directory inside the mount, lands
- * where the guest would; otherwise the relative path to the guest's
- * resolution.  Returns the length, or -ENAMETOOLONG.
- */
-int		 mirror_link_text(const char *linkpath, const char *target,
-		    char *out, size_t size);
 
 #endif

@@ -1,12 +1,14 @@
-# uml/mirror.mk - the FUSE mirror (uml/mirror.c), recordings
-# (uml/record.c), their tests and benchmark.  Included by uml/uml.mk.
+# uml/mirror.mk - the FUSE mirror (uml/mirror.c, with its path rules in
+# uml/mirror-policy.c), recordings (uml/record.c), their tests and
+# benchmark.  Included by uml/uml.mk.
 #
 #   MIRROR_OBJS      objects the launcher links (with LINK_OBJS)
 #   make bench-mirror  needs a built kernel; boots a guest and prints
 #                      latency, throughput and guest-CPU figures
 #
 # Tests (UNIT_TESTS): test-mirror-unit (path normalizer, symlink text,
-# allowlist; cmocka), test-record (recording format; cmocka) and
+# allowlist; cmocka; links mirror-policy and util only, no libfuse),
+# test-record (recording format; cmocka) and
 # test-mirror-host (the mirror mounted on a temp dir, served by the agent
 # built for the host over a socketpair: no UML needed).  The live-guest
 # tests are tests/t-mirror-live.sh.
@@ -14,7 +16,8 @@
 MIRROR_FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
 MIRROR_FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3)
 
-MIRROR_OBJS	:= $(B)/obj/uml/mirror.o $(B)/obj/uml/record.o
+MIRROR_OBJS	:= $(B)/obj/uml/mirror.o $(B)/obj/uml/mirror-policy.o \
+		   $(B)/obj/uml/record.o
 MT		:= $(B)/tests
 
 $(MIRROR_OBJS): $(B)/obj/uml/%.o: uml/%.c
@@ -24,9 +27,13 @@ $(MIRROR_OBJS): $(B)/obj/uml/%.o: uml/%.c
 # Everything a host program using the mirror links.
 MIRROR_LINK	= $(MIRROR_OBJS) $(LINK_OBJS) $(B)/obj/uml/util.o
 
-$(MT)/test-mirror-unit: tests/unit/test-mirror-unit.c $(MIRROR_LINK)
+# The pure path rules: no FUSE, no link.
+POLICY_LINK	= $(B)/obj/uml/mirror-policy.o $(B)/obj/uml/util.o \
+		  $(B)/obj/uml/util-core.o
+
+$(MT)/test-mirror-unit: tests/unit/test-mirror-unit.c $(POLICY_LINK)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuml -o $@ $^ $(MIRROR_FUSE_LIBS) -lcmocka -pthread
+	$(CC) $(CFLAGS) -Iuml -o $@ $^ -lcmocka
 
 $(MT)/test-record: tests/unit/test-record.c $(MIRROR_LINK)
 	@mkdir -p $(@D)
@@ -44,10 +51,15 @@ UNIT_TESTS	+= $(MT)/test-mirror-unit $(MT)/test-record \
 
 # The same three built with ASan and UBSan (SAN_FLAGS from uml/link.mk),
 # from the sources, against the agent built with them too.
-MIRROR_SAN_SRCS	:= uml/mirror.c uml/record.c uml/link.c uml/proto.c uml/util.c
+MIRROR_SAN_SRCS	:= uml/mirror.c uml/mirror-policy.c uml/record.c uml/link.c \
+		   uml/proto.c uml/util.c uml/util-core.c
 
-$(MT)/test-mirror-unit-asan $(MT)/test-record-asan: $(MT)/%-asan: \
-		tests/unit/%.c $(MIRROR_SAN_SRCS)
+$(MT)/test-mirror-unit-asan: tests/unit/test-mirror-unit.c \
+		uml/mirror-policy.c uml/util.c uml/util-core.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $^ -lcmocka
+
+$(MT)/test-record-asan: tests/unit/test-record.c $(MIRROR_SAN_SRCS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -Iuml -o $@ $^ \
 		$(MIRROR_FUSE_LIBS) -lcmocka -pthread

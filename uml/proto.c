@@ -11,34 +11,7 @@
 #include <string.h>
 
 #include "proto.h"
-
-/* Resize p to n bytes or abort: callers never see NULL. */
-void *
-proto_xrealloc(void *p, size_t n)
-{
-	void	*q;
-
-	q = realloc(p, n ? n : 1);
-	if (q == NULL) {
-		fprintf(stderr, "umkit: out of memory (%zu bytes)\n", n);
-		abort();
-	}
-	return q;
-}
-
-/* Zeroed array of n elements of size sz, or abort. */
-void *
-proto_xcalloc(size_t n, size_t sz)
-{
-	void	*p;
-
-	p = calloc(n ? n : 1, sz ? sz : 1);
-	if (p == NULL) {
-		fprintf(stderr, "umkit: out of memory (%zu x %zu)\n", n, sz);
-		abort();
-	}
-	return p;
-}
+#include "util.h"
 
 /* Release a buffer's memory. */
 void
@@ -67,7 +40,7 @@ pb_grow(struct pbuf *pb, size_t n)
 	cap = pb->cap ? pb->cap : 256;
 	while (cap < pb->len + n)
 		cap *= 2;
-	pb->data = proto_xrealloc(pb->data, cap);
+	pb->data = xrealloc(pb->data, cap);
 	pb->cap = cap;
 }
 
@@ -186,6 +159,17 @@ proto_frame_end(struct pbuf *pb, size_t off)
 	    (uint32_t)(pb->len - off - PROTO_HDR_LEN));
 }
 
+/* Mark the frame starting at off as its reply's last, and end it. */
+void
+proto_frame_end_last(struct pbuf *pb, size_t off)
+{
+	uint8_t	*flags = pb->data + off + 14;
+
+	flags[0] |= PF_END & 0xff;
+	flags[1] |= PF_END >> 8;
+	proto_frame_end(pb, off);
+}
+
 /* Append a frame with the given payload. */
 void
 proto_enc_frame(struct pbuf *pb, unsigned op, uint32_t id, unsigned flags,
@@ -196,6 +180,18 @@ proto_enc_frame(struct pbuf *pb, unsigned op, uint32_t id, unsigned flags,
 	off = proto_frame_begin(pb, op, id, flags, err);
 	pb_put(pb, payload, len);
 	proto_frame_end(pb, off);
+}
+
+/* This side's hello: the protocol version and limits it was built with. */
+void
+proto_hello_init(struct proto_hello *h, const char *name)
+{
+	memset(h, 0, sizeof *h);
+	h->version = PROTO_VERSION;
+	h->max_payload = PROTO_MAX_PAYLOAD;
+	h->max_path = PROTO_MAX_PATH;
+	h->max_argc = PROTO_MAX_ARGC;
+	snprintf(h->name, sizeof h->name, "%s", name);
 }
 
 /* Append a HELLO frame carrying h. */

@@ -2,9 +2,10 @@
  * proto.h - frames of the guest link (docs/protocol.md), shared byte for
  * byte by the agent (rootfs/agent.c) and the host client (uml/link.c).
  *
- * Encoders append whole frames to a growable buffer; decoders take
- * (buf, len), never read outside it, and return 0 or a negative errno
- * (-EBADMSG for anything malformed).  Nothing here does I/O.
+ * Encoders append whole frames to a growable buffer (grown with util.h's
+ * xrealloc); decoders take (buf, len), never read outside it, and return
+ * 0 or a negative errno (-EBADMSG for anything malformed).  Nothing here
+ * does I/O.
  */
 #ifndef UMKIT_PROTO_H
 #define UMKIT_PROTO_H
@@ -101,10 +102,6 @@ struct pbuf {
 	size_t		 cap;
 };
 
-/* Allocation that never fails: on OOM print a message and abort. */
-void	*proto_xrealloc(void *, size_t);
-void	*proto_xcalloc(size_t, size_t);
-
 /* Buffer helpers. */
 void	 pb_free(struct pbuf *);
 void	 pb_reset(struct pbuf *);
@@ -131,9 +128,17 @@ size_t	 proto_frame_begin(struct pbuf *, unsigned op, uint32_t id,
 	    unsigned flags, int err);
 /* Fill in the payload length of the frame started at off. */
 void	 proto_frame_end(struct pbuf *, size_t off);
+/* The same, marking the frame the last of its reply (PF_END). */
+void	 proto_frame_end_last(struct pbuf *, size_t off);
 /* A whole frame with the given payload. */
 void	 proto_enc_frame(struct pbuf *, unsigned op, uint32_t id,
 	    unsigned flags, int err, const void *payload, size_t len);
+
+/*
+ * Fill h with this side's PROTO_VERSION and limits, and name (cut at
+ * PROTO_NAME_MAX): what the agent and the host both send in a HELLO.
+ */
+void	 proto_hello_init(struct proto_hello *h, const char *name);
 
 /* Requests (host).  Return 0, or -ENAMETOOLONG / -E2BIG / -EINVAL. */
 void	 proto_enc_hello(struct pbuf *, uint32_t id, unsigned flags,

@@ -95,51 +95,46 @@ pattern_bad(const char *p)
 	return NULL;
 }
 
+struct load_ctx {
+	struct rec	*r;
+	const char	*path;
+};
+
+/* Take one line of the file set; -EINVAL (after logging why) if bad. */
+static int
+load_pattern(char *p, unsigned lineno, void *arg)
+{
+	struct load_ctx	*c = arg;
+	struct rec	*r = c->r;
+	const char	*why;
+
+	why = strpbrk(p, " \t") != NULL ?
+	    "expected one path or glob per line" : pattern_bad(p);
+	if (why != NULL) {
+		rlog(r, "%s:%u: %s: %s", c->path, lineno, why, p);
+		return -EINVAL;
+	}
+	r->pats = xrealloc(r->pats, (r->npats + 1) * sizeof *r->pats);
+	memset(&r->pats[r->npats], 0, sizeof r->pats[r->npats]);
+	r->pats[r->npats].glob = xstrdup(p);
+	r->npats++;
+	return 0;
+}
+
 /* Load the file set; 0 or a negative errno (after logging why). */
 static int
 load_patterns(struct rec *r)
 {
 	const char	*env = getenv("UMKIT_RECORD_FILES");
-	char		*path, *line = NULL, *p, *e;
-	const char	*why;
-	size_t		 cap = 0;
-	unsigned	 lineno = 0;
-	FILE		*f;
-	int		 err = 0;
+	char		*path;
+	struct load_ctx	 c = { .r = r };
+	int		 err;
 
 	path = env != NULL && *env != '\0' ? xstrdup(env) :
 	    top_path("uml/record.files");
-	if ((f = fopen(path, "r")) == NULL) {
-		err = -errno;
-		rlog(r, "%s: %s", path, strerror(errno));
-		free(path);
-		return err;
-	}
-	while (getline(&line, &cap, f) != -1) {
-		lineno++;
-		if ((p = strchr(line, '#')) != NULL)
-			*p = '\0';
-		for (p = line; *p == ' ' || *p == '\t'; p++)
-			;
-		for (e = p + strlen(p); e > p && strchr(" \t\r\n", e[-1]); e--)
-			;
-		*e = '\0';
-		if (*p == '\0')
-			continue;
-		why = strpbrk(p, " \t") != NULL ?
-		    "expected one path or glob per line" : pattern_bad(p);
-		if (why != NULL) {
-			rlog(r, "%s:%u: %s: %s", path, lineno, why, p);
-			err = -EINVAL;
-			break;
-		}
-		r->pats = xrealloc(r->pats, (r->npats + 1) * sizeof *r->pats);
-		memset(&r->pats[r->npats], 0, sizeof r->pats[r->npats]);
-		r->pats[r->npats].glob = xstrdup(p);
-		r->npats++;
-	}
-	free(line);
-	fclose(f);
+	c.path = path;
+	if ((err = conf_lines(path, load_pattern, &c)) < 0 && err != -EINVAL)
+		rlog(r, "%s: %s", path, strerror(-err));
 	free(path);
 	return err;
 }

@@ -39,6 +39,13 @@ run_dir(const char *name)
 	return xasprintf("%s/run/%s", top_dir(), name);
 }
 
+/* run/NAME/mnt. */
+char *
+run_mnt(const char *name)
+{
+	return xasprintf("%s/run/%s/mnt", top_dir(), name);
+}
+
 /* run/log/NAME.log, making run/log. */
 char *
 run_log(const char *name)
@@ -101,7 +108,7 @@ run_create(const char *name, pid_t owner)
 	}
 	pidf = xasprintf("%s/pid", dir);
 	if ((f = fopen(pidf, "w")) == NULL)
-		fatalx("%s", pidf);
+		fatal("%s", pidf);
 	fprintf(f, "%d %llu\n", (int)owner, run_starttime(owner));
 	fclose(f);
 	free(pidf);
@@ -149,7 +156,7 @@ run_remove(const char *name)
 	p = xasprintf("%s/uml.pid", dir);
 	guest_kill_pidfile(p);
 	free(p);
-	p = xasprintf("%s/mnt", dir);
+	p = run_mnt(name);
 	if (mirror_cleanup_stale(p) < 0)
 		warnmsg("cannot unmount %s", p);
 	free(p);

@@ -19,6 +19,8 @@
 int	 run_name_ok(const char *name);
 /* run/NAME (allocated). */
 char	*run_dir(const char *name);
+/* run/NAME/mnt, where the guest's mirror is mounted (allocated). */
+char	*run_mnt(const char *name);
 /* run/log/NAME.log (allocated; creates run/log). */
 char	*run_log(const char *name);
 /*

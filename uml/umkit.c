@@ -1,6 +1,7 @@
 /*
  * umkit.c - the launcher: boots User-Mode Linux guests for memory-
- * management labs.  Each subcommand lives in a cmd-*.c file.
+ * management labs.  Each command lives in its own cmd-NAME.c; this file
+ * lists them and does for all of them what umkit.h says.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -11,10 +12,11 @@
 #include "umkit.h"
 #include "util.h"
 
+/* In the order `umkit --help` lists them; each exactly once. */
 static const struct cmd *cmds[] = {
 	&cmd_run, &cmd_exec, &cmd_start, &cmd_stop, &cmd_list, &cmd_console,
-	&cmd_trace,
-	&cmd_trace, &cmd_tui, &cmd_record, &cmd_variants, &cmd_cleanup, NULL
+	&cmd_trace, &cmd_lab, &cmd_tui, &cmd_record, &cmd_variants, &cmd_cleanup,
+	&cmd_doctor, NULL
 };
 
 /* The top-level usage text. */
@@ -39,19 +41,6 @@ usage(FILE *f)
 "  umkit exec -c 4 -- cat /sys/devices/system/cpu/online\n");
 }
 
-const struct option help_opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-/* Print a command's help. */
-int
-cmd_help(const struct cmd *c)
-{
-	printf("usage: umkit %s\n\n%s\n", c->usage, c->help);
-	return 0;
-}
-
 /* Print a command's usage line as an error. */
 int
 cmd_usage(const struct cmd *c)
@@ -59,6 +48,44 @@ cmd_usage(const struct cmd *c)
 	fprintf(stderr, "usage: umkit %s\n(umkit %s --help for details)\n",
 	    c->usage, c->name);
 	return EXIT_KIT;
+}
+
+/* Exit unless name is a running guest. */
+void
+cmd_need_guest(const char *name)
+{
+	if (run_name_ok(name) < 0 || !run_alive(name))
+		fatalx("no running guest '%s' (see 'umkit list')", name);
+}
+
+/* Whether -h or --help comes before the first "--" (which starts CMD). */
+static int
+wants_help(int argc, char **argv)
+{
+	int	i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return 1;
+	return 0;
+}
+
+/* Run one command: help, operand count, the guest it needs, then exec. */
+static int
+dispatch(const struct cmd *c, int argc, char **argv)
+{
+	if (wants_help(argc, argv)) {
+		printf("usage: umkit %s\n\n%s\n", c->usage, c->help);
+		return 0;
+	}
+	if (argc - 1 < c->min_args || argc - 1 > c->max_args)
+		return cmd_usage(c);
+	/* Whatever a crashed umkit left, the next command removes. */
+	if (c != &cmd_cleanup)
+		run_cleanup_stale(1);
+	if (c->needs_guest)
+		cmd_need_guest(argv[1]);
+	return c->exec(argc, argv);
 }
 
 /* Dispatch to the command named by argv[1]. */
@@ -76,14 +103,9 @@ main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (c = cmds; *c != NULL; c++) {
-		if (strcmp((*c)->name, argv[1]) == 0) {
-			/* Whatever a crashed umkit left, the next command removes. */
-			if (*c != &cmd_cleanup)
-				run_cleanup_stale(1);
-			return (*c)->exec(argc - 1, argv + 1);
-		}
-	}
+	for (c = cmds; *c != NULL; c++)
+		if (strcmp((*c)->name, argv[1]) == 0)
+			return dispatch(*c, argc - 1, argv + 1);
 	fprintf(stderr, "umkit: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return EXIT_KIT;

@@ -1,43 +1,48 @@
 /*
- * umkit.h - the launcher's commands.  Each command is a cmd-*.c file
- * exporting one const struct cmd, listed in umkit.c's table.
+ * umkit.h - the launcher's commands.  Each command is its own file,
+ * uml/cmd-NAME.c, exporting one const struct cmd that umkit.c lists.
+ *
+ * The dispatcher (umkit.c) does what every command would otherwise repeat:
+ * it answers -h/--help from the command's help text, checks the number of
+ * operands for commands that take no options, checks that the guest a
+ * command names is running, and cleans up what a crashed umkit left.
  */
 #ifndef UMKIT_UMKIT_H
 #define UMKIT_UMKIT_H
 
-#include <getopt.h>
+#include <limits.h>
 
-struct guest;
+/* max_args for a command that parses its own options and operands. */
+#define CMD_ARGS_ANY	INT_MAX
 
 struct cmd {
 	const char	*name;
 	const char	*usage;		/* the synopsis, after "umkit " */
 	const char	*help;		/* what it does, options, an example */
+	/*
+	 * Operands after the command name: fewer than min_args or more than
+	 * max_args print the usage and exit 125 before exec runs.  Commands
+	 * with options set max_args to CMD_ARGS_ANY and check their own.
+	 */
+	int		 min_args;
+	int		 max_args;
+	/* argv[1] names a guest that must be running ("no running guest"). */
+	int		 needs_guest;
 	/* Run with argv[0] = the command name; returns the exit status. */
 	int		(*exec)(int argc, char **argv);
 };
 
-extern const struct cmd cmd_exec, cmd_start, cmd_stop, cmd_list,
-    cmd_console, cmd_variants, cmd_cleanup, cmd_tui, cmd_record, cmd_run, cmd_trace;
+extern const struct cmd cmd_run, cmd_exec, cmd_start, cmd_stop, cmd_list,
+    cmd_console, cmd_trace, cmd_lab, cmd_tui, cmd_record, cmd_variants,
+    cmd_cleanup, cmd_doctor;
 
-/* getopt_long options every command takes: --help (as -h). */
-extern const struct option help_opts[];
-
-/* Print a command's help to stdout (--help) and return 0. */
-int	cmd_help(const struct cmd *);
-/* Print "usage: umkit ..." to stderr and return EXIT_KIT. */
+/* Print a command's usage line to stderr and return EXIT_KIT. */
 int	cmd_usage(const struct cmd *);
 
-/*
- * Watchdog for a guest owned by this process: SIGINT, SIGTERM, SIGHUP and
- * an optional deadline kill the guest's process group (so blocked link
- * calls fail at once); the caller then asks what happened.
- */
-struct watch;
-struct watch	*watch_start(struct guest *, int timeout_s);
-/* Stop it; returns 0, the signal that arrived, or -1 for the deadline. */
-int		 watch_stop(struct watch *);
-/* Block the watched signals in the calling thread (before any thread). */
-void		 watch_block_signals(void);
+/* Exit with "no running guest 'NAME'" unless NAME is a running guest. */
+void	cmd_need_guest(const char *name);
+
+/* Run the TUI binary (build/bin/umkit-tui) with args[1...]; its status. */
+int	tui_spawn(char **args);
 
 #endif

@@ -3,13 +3,20 @@
 # The guest link (uml/link.mk) and the FUSE mirror (uml/mirror.mk) keep
 # their own rules and hand their objects over in LINK_OBJS / MIRROR_OBJS.
 
-include $(wildcard uml/link.mk uml/mirror.mk)
+include $(wildcard uml/link.mk uml/mirror.mk uml/lab.mk)
 
 FUSE_CFLAGS	:= $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 
-LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/run.c uml/watch.c \
-		   uml/ctl.c uml/cmd-exec.c uml/cmd-start.c uml/cmd-misc.c
+# One file per command (uml/cmd-NAME.c), the supervisor beside its client
+# ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
+LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
+		   cleanup doctor lab
+LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/run.c uml/watch.c \
+		   uml/ctl.c uml/supervisor.c uml/preflight.c \
+		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
+		   uml/lab-file.c uml/lab-expr.c uml/lab-run.c uml/lab-out.c \
+		   uml/lab-ui.c uml/values-tmp.c
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
 all: umkit kernel
@@ -20,14 +27,14 @@ $(LAUNCHER_OBJS): $(B)/obj/%.o: %.c
 
 $(B)/bin/umkit: $(LAUNCHER_OBJS) $(LINK_OBJS) $(MIRROR_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS) -lpthread
+	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread
 
 # The launcher built with ASan and UBSan: tests/t-exec-asan.sh runs the
 # exec tests with it (it finds the checkout from build/tests/ too).
 $(B)/tests/umkit-asan: $(LAUNCHER_SRCS) $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
 		$(MIRROR_OBJS:$(B)/obj/%.o=%.c)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -o $@ $^ $(FUSE_LIBS) -lpthread
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread
 TEST_PROGS	+= $(B)/tests/umkit-asan
 
 # ./umkit is what users type; it finds the checkout from its own path.

@@ -1,4 +1,4 @@
-/* util.c - allocation, errors and paths for the host programs. */
+/* util.c - paths, files and configuration lines for host programs (util.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -11,122 +11,6 @@
 #include <unistd.h>
 
 #include "util.h"
-
-const char *progname = "umkit";
-
-/* Allocate or die. */
-void *
-xmalloc(size_t n)
-{
-	void	*p = malloc(n ? n : 1);
-
-	if (p == NULL)
-		fatal("out of memory");
-	return p;
-}
-
-/* Allocate zeroed memory or die. */
-void *
-xcalloc(size_t n, size_t size)
-{
-	void	*p = calloc(n ? n : 1, size ? size : 1);
-
-	if (p == NULL)
-		fatal("out of memory");
-	return p;
-}
-
-/* Resize or die. */
-void *
-xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (p == NULL)
-		fatal("out of memory");
-	return p;
-}
-
-/* Duplicate a string or die. */
-char *
-xstrdup(const char *s)
-{
-	char	*p = strdup(s);
-
-	if (p == NULL)
-		fatal("out of memory");
-	return p;
-}
-
-/* Format a va_list into a new string or die. */
-char *
-xvasprintf(const char *fmt, va_list ap)
-{
-	char	*s;
-
-	if (vasprintf(&s, fmt, ap) < 0)
-		fatal("out of memory");
-	return s;
-}
-
-/* Format into a new string or die. */
-char *
-xasprintf(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*s;
-
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
-	return s;
-}
-
-/* "umkit: message[: strerror(err)]" on stderr; err 0 adds nothing. */
-static void
-vsay(int err, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
-	if (err != 0)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
-}
-
-/* Print an error and exit with the kit's error code. */
-void
-fatal(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsay(0, fmt, ap);
-	va_end(ap);
-	exit(EXIT_KIT);
-}
-
-/* Print an error with errno's text and exit with the kit's error code. */
-void
-fatalx(const char *fmt, ...)
-{
-	va_list	ap;
-	int	e = errno;
-
-	va_start(ap, fmt);
-	vsay(e, fmt, ap);
-	va_end(ap);
-	exit(EXIT_KIT);
-}
-
-/* Print a warning. */
-void
-warnmsg(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsay(0, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * The checkout's top directory: $UMKIT_TOP, else two levels above the
@@ -145,16 +29,16 @@ top_dir(void)
 	if ((p = getenv("UMKIT_TOP")) != NULL && *p != '\0') {
 		top = realpath(p, NULL);
 		if (top == NULL)
-			fatalx("UMKIT_TOP=%s", p);
+			fatal("UMKIT_TOP=%s", p);
 		return top;
 	}
 	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n < 0)
-		fatalx("/proc/self/exe");
+		fatal("/proc/self/exe");
 	exe[n] = '\0';
 	for (i = 0; i < 3; i++) {
 		if ((p = strrchr(exe, '/')) == NULL)
-			fatal("cannot find the kit's directory from %s", exe);
+			fatalx("cannot find the kit's directory from %s", exe);
 		*p = '\0';
 	}
 	top = xstrdup(exe);
@@ -166,49 +50,6 @@ char *
 top_path(const char *rel)
 {
 	return xasprintf("%s/%s", top_dir(), rel);
-}
-
-/* Monotonic milliseconds. */
-long long
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* A condition-variable deadline ms milliseconds from now. */
-void
-deadline_in(struct timespec *ts, int ms)
-{
-	clock_gettime(CLOCK_REALTIME, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
-
-/* Write everything, retrying on EINTR and short writes. */
-ssize_t
-write_all(int fd, const void *buf, size_t len)
-{
-	const char	*p = buf;
-	size_t		 done = 0;
-	ssize_t		 n;
-
-	while (done < len) {
-		n = write(fd, p + done, len - done);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		done += n;
-	}
-	return done;
 }
 
 /* Read a small text file; NULL if it cannot be read. */
@@ -279,4 +120,35 @@ parse_mem_mb(const char *s)
 	if (*end != '\0' || v > 65536)
 		return -1;
 	return v;
+}
+
+/* Read path's items, one a line, '#' comments and blanks dropped. */
+int
+conf_lines(const char *path, int (*fn)(char *, unsigned, void *), void *arg)
+{
+	FILE		*f;
+	char		*line = NULL, *p, *e;
+	size_t		 cap = 0;
+	unsigned	 lineno = 0;
+	int		 r = 0;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return -errno;
+	while (r == 0 && getline(&line, &cap, f) != -1) {
+		lineno++;
+		if ((p = strchr(line, '#')) != NULL)
+			*p = '\0';
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		for (e = p + strlen(p); e > p && strchr(" \t\r\n", e[-1]); e--)
+			;
+		*e = '\0';
+		if (*p != '\0')
+			r = fn(p, lineno, arg);
+	}
+	if (r == 0 && ferror(f))
+		r = -EIO;
+	free(line);
+	fclose(f);
+	return r;
 }

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "guest.h"
-#include "umkit.h"
+#include "watch.h"
 #include "util.h"
 
 struct watch {
@@ -89,7 +89,7 @@ watch_start(struct guest *g, int timeout_s)
 	if (timeout_s > 0)
 		w->deadline_ms = now_ms() + timeout_s * 1000LL;
 	if (pthread_create(&w->thread, NULL, watch_main, w) != 0)
-		fatal("cannot start the watch thread");
+		fatalx("cannot start the watch thread");
 	return w;
 }
 

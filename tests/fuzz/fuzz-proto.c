@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "proto.h"
+#include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -66,7 +67,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc <= 0 || size - off - PROTO_HDR_LEN < h.len)
 			break;
 		/* An exact-size copy, so ASan sees any overrun. */
-		copy = proto_xrealloc(NULL, h.len);
+		copy = xrealloc(NULL, h.len);
 		memcpy(copy, data + off + PROTO_HDR_LEN, h.len);
 		if (proto_dec_request(&h, copy, &req) == 0 && h.op == OP_EXEC)
 			for (uint32_t i = 0; i < req.u.exec.argc; i++)

@@ -17,6 +17,7 @@
 #include <sanitizer/common_interface_defs.h>
 
 #include "proto.h"
+#include "util.h"
 
 /* The input being replayed, for the sanitizer's death callback. */
 static const char *current;
@@ -47,7 +48,7 @@ slurp(const char *path, size_t *len)
 	for (;;) {
 		if (*len == cap) {
 			cap = cap ? 2 * cap : 4096;
-			buf = proto_xrealloc(buf, cap);
+			buf = xrealloc(buf, cap);
 		}
 		n = fread(buf + *len, 1, cap - *len, f);
 		if (n == 0)

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "mirror.h"
+#include "mirror-policy.h"
 #include "util.h"
 
 /* Normalize in; return the errno and leave the result in out. */

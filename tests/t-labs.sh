@@ -1,0 +1,100 @@
+#!/bin/sh
+# Every shipped lab in batch mode (each check one TAP line here), and the
+# runner's outputs and errors: KTAP, JUnit, JSON results, the report, a
+# lab that fails on purpose, malformed lab files, nothing left behind.
+. "$(dirname "$0")/lib.sh"
+
+work=$(mktemp -d)
+export XDG_STATE_HOME="$work/state"
+trap 'rm -rf "$work"' EXIT INT TERM
+
+# batch LAB: run it; re-emit each KTAP check line as a check of ours.
+batch() {
+	out=$("$UMKIT" lab "$1" --batch --junit "$work/$1.xml" 2>&1); rc=$?
+	printf '%s\n' "$out" | awk '
+		/^not ok [0-9]+ / { if (n) print "--"; n++; sub(/^not ok [0-9]+ /, "F "); print; next }
+		/^ok [0-9]+ .*# SKIP/ { if (n) print "--"; n++; sub(/^ok [0-9]+ /, "S "); print; next }
+		/^ok [0-9]+ / { if (n) print "--"; n++; sub(/^ok [0-9]+ /, "P "); print; next }
+		/^# / && n { print "  " $0 }' > "$work/lines"
+	while IFS= read -r l; do
+		case "$l" in
+		"P "*) ok "lab $1: ${l#P }" ;;
+		"S "*) skip "lab $1: ${l#S }" "${l##*# SKIP }" ;;
+		"F "*) d=${l#F }; detail=$(sed -n "/^F $(printf '%s' "$d" | sed 's/[][\/.*^$]/\\&/g')\$/,/^--/p" "$work/lines" | sed '1d;/^--/d')
+			not_ok "lab $1: $d" "$detail" ;;
+		esac
+	done < "$work/lines"
+	is "lab $1: batch exit status" "$rc" 0
+}
+
+for f in "$TOP"/labs/*.lab; do
+	n=$(basename "$f" .lab)
+	check "lab $n: --check" "$UMKIT" lab --check "$f"
+	batch "$n"
+	if command -v xmllint >/dev/null; then
+		check "lab $n: JUnit is well-formed XML" xmllint --noout "$work/$n.xml"
+	fi
+done
+no_leftovers "the labs leave no guest, mount or run/ entry"
+
+# --list names every lab with its time and variants.
+out=$("$UMKIT" lab --list 2>&1)
+like "--list shows lab 01 with its minutes" "$out" "01-tour +[0-9]+ +beginner +base"
+
+# A lab that fails on purpose: the check fails with its message and hint,
+# KTAP says so, the exit status is 1, the result file says so too.
+sed 's/^check points=2 delta(lru_gen.max_seq) == 1/check points=2 delta(lru_gen.max_seq) == 5/' \
+	"$TOP/tests/fixtures/labs/ui.lab" > "$work/broken.lab"
+out=$("$UMKIT" lab "$work/broken.lab" --batch --json "$work/broken.json" 2>&1); rc=$?
+is "a failing check: exit status 1" "$rc" 1
+like "a failing check: not ok with its text" "$out" "^not ok 2 age: delta\(lru_gen.max_seq\) == 5"
+like "a failing check: the fail message and the values" "$out" "^# max_seq did not grow by one: .* is 1, want == 5"
+like "a failing check: the hint" "$out" "^# hint: each aging write adds one generation"
+like "a failing check: the score" "$out" "^# broken: passed 1/2, 1/3 points"
+like "KTAP: version and plan" "$out" "^KTAP version 1
+# umkit lab broken: Runner test
+1\.\.2"
+out=$("$UMKIT" lab "$work/broken.lab" --batch --exam 2>&1)
+if printf '%s\n' "$out" | grep -q '^# hint:'; then not_ok "--exam hides hints" "$out"; else ok "--exam hides hints"; fi
+out=$("$UMKIT" lab report --csv "$work/csv" "$work/broken.json" 2>&1); rc=$?
+is "report: exit 0" "$rc" 0
+like "report: one row with the checks" "$out" "root|$(id -un) +1/2 +1/3 .* \+x"
+check "report: a CSV per lab" grep -q '^student,file,mode' "$work/csv/broken.csv"
+echo '{"not": "a result"}' > "$work/bad.json"
+out=$("$UMKIT" lab report "$work/bad.json" 2>&1); rc=$?
+is "report of a foreign JSON file: exit 2" "$rc" 2
+like "report of a foreign JSON file: names it" "$out" "bad.json: not an umkit lab result"
+printf '{ trunc' > "$work/trunc.json"
+out=$("$UMKIT" lab report "$work/trunc.json" 2>&1)
+like "report of broken JSON: file:line" "$out" "trunc.json:1: not a JSON result file"
+
+# A malformed lab: --check names file:line for each problem, exit 2, and
+# running it does not boot anything.
+cat > "$work/bad.lab" <<'LAB'
+title Bad
+minutes many
+step a A
+view nosuch
+check vmstat.x >
+fail alone
+step a Again
+LAB
+out=$("$UMKIT" lab --check "$work/bad.lab" 2>&1); rc=$?
+is "malformed lab: --check exits 2" "$rc" 2
+like "malformed lab: the minutes line" "$out" "bad.lab:2: minutes many"
+like "malformed lab: the view line" "$out" "bad.lab:4: view nosuch: no such view"
+like "malformed lab: the check line" "$out" "bad.lab:5: a value expected at the end"
+like "malformed lab: the duplicate step" "$out" "bad.lab:7: step a: the ID is used already at line 3"
+out=$("$UMKIT" lab "$work/bad.lab" --batch 2>&1); rc=$?
+is "malformed lab: running it exits 2" "$rc" 2
+sed 's/^variants base/variants base nosuchvariant/' "$TOP/tests/fixtures/labs/ui.lab" > "$work/nov.lab"
+out=$("$UMKIT" lab --check "$work/nov.lab" 2>&1)
+like "a missing variant is a lab-file error" "$out" "nov.lab:6: variant nosuchvariant: no such variant"
+out=$("$UMKIT" lab 99 2>&1); rc=$?
+like "an unknown lab is named" "$rc:$out" "^125:umkit: no lab '99'"
+out=$("$UMKIT" lab --slow fast 1 2>&1); rc=$?
+like "a bad --slow is named" "$rc:$out" "^125:umkit: --slow fast"
+out=$("$UMKIT" lab "$TOP/tests/fixtures/labs/ui.lab" </dev/null 2>&1); rc=$?
+like "interactive without a terminal says to use --batch" "$rc:$out" "needs a terminal .*--batch"
+no_leftovers "errors leave nothing behind"
+done_testing

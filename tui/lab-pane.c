@@ -1,0 +1,296 @@
+/*
+ * lab-pane.c - the lab pane: what the lab runner ('umkit lab') shows
+ * beside or below the view, and the keys the student gives it.
+ *
+ * Two sources of text:
+ *   --lab-pane FILE   FILE's text, re-read on every update (plain lines)
+ *   --lab-fd N        a SOCK_SEQPACKET socket to the runner; one message
+ *                     per packet, a word and its argument:
+ *     runner -> TUI   "pane\n" + lines, each "S text" with S a style
+ *                     letter: T title, N normal, D dim, G good, W bad,
+ *                     Q question; "view NAME"; "prompt TEXT" (read an
+ *                     answer); "say TEXT" (status line); "reopen" (the
+ *                     guest was rebooted: reopen the root)
+ *     TUI -> runner   "key enter|next|back|hint"; "answer TEXT" (empty:
+ *                     cancelled).  Closing the socket means the TUI quit.
+ */
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "tui.h"
+#include "util.h"
+
+#define MSG_MAX		65536
+
+static struct {
+	const char	*file;		/* --lab-pane FILE */
+	int		 fd;		/* --lab-fd N, or -1 */
+	char		*text;		/* the pane's lines */
+	int		 rc;		/* FILE: -errno of the last read */
+	char		 view[32];	/* a view the runner asked for */
+	char		 say[160];
+	bool		 reopen;
+	bool		 prompting;	/* reading an answer */
+	char		 prompt[160];
+	char		 input[64];
+	int		 scroll;
+	bool		 gone;		/* the runner closed the socket */
+} P = { .fd = -1 };
+
+/* Use FILE (file != NULL) or the runner's socket (fd >= 0). */
+void lab_pane_init(const char *file, int fd)
+{
+	P.file = file;
+	P.fd = fd;
+	if (fd >= 0)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+/* Whether there is a lab pane at all. */
+bool lab_pane_on(void)
+{
+	return P.file != NULL || P.fd >= 0;
+}
+
+/* The runner's socket, or -1. */
+int lab_pane_fd(void)
+{
+	return P.gone ? -1 : P.fd;
+}
+
+/* Send one message to the runner. */
+static void send_msg(const char *s)
+{
+	if (P.fd >= 0 && !P.gone)
+		send(P.fd, s, strlen(s), MSG_NOSIGNAL);
+}
+
+/* FILE mode: re-read the file. */
+void lab_pane_update(void)
+{
+	FILE *f;
+	size_t n;
+
+	if (P.file == NULL)
+		return;
+	if ((f = fopen(P.file, "r")) == NULL) {
+		P.rc = -errno;
+		return;
+	}
+	P.rc = 0;
+	free(P.text);
+	P.text = xmalloc(MSG_MAX + 1);
+	n = fread(P.text, 1, MSG_MAX, f);
+	P.text[n] = '\0';
+	fclose(f);
+}
+
+/* Read the runner's messages; returns true when something changed. */
+bool lab_pane_read(void)
+{
+	char *m = xmalloc(MSG_MAX + 1);
+	bool changed = false;
+	ssize_t n;
+
+	while (P.fd >= 0 && !P.gone) {
+		n = recv(P.fd, m, MSG_MAX, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (n == 0) {
+			P.gone = true;
+			snprintf(P.say, sizeof(P.say), "the lab runner has gone");
+			changed = true;
+			break;
+		}
+		m[n] = '\0';
+		changed = true;
+		if (!strncmp(m, "pane\n", 5)) {
+			free(P.text);
+			P.text = xstrdup(m + 5);
+		} else if (!strncmp(m, "view ", 5)) {
+			snprintf(P.view, sizeof(P.view), "%s", m + 5);
+		} else if (!strncmp(m, "say ", 4)) {
+			snprintf(P.say, sizeof(P.say), "%s", m + 4);
+		} else if (!strncmp(m, "prompt ", 7)) {
+			snprintf(P.prompt, sizeof(P.prompt), "%s", m + 7);
+			P.input[0] = '\0';
+			P.prompting = true;
+		} else if (!strcmp(m, "reopen")) {
+			P.reopen = true;
+		}
+	}
+	free(m);
+	return changed;
+}
+
+/* A view the runner asked for (once), or NULL. */
+const char *lab_pane_take_view(void)
+{
+	static char v[32];
+
+	if (P.view[0] == '\0')
+		return NULL;
+	snprintf(v, sizeof(v), "%s", P.view);
+	P.view[0] = '\0';
+	return v;
+}
+
+/* A status message from the runner (once), or NULL. */
+const char *lab_pane_take_say(void)
+{
+	static char s[160];
+
+	if (P.say[0] == '\0')
+		return NULL;
+	snprintf(s, sizeof(s), "%s", P.say);
+	P.say[0] = '\0';
+	return s;
+}
+
+/* Whether the root must be reopened (once). */
+bool lab_pane_take_reopen(void)
+{
+	bool r = P.reopen;
+
+	P.reopen = false;
+	return r;
+}
+
+/* The answer line for the status bar while prompting, else NULL. */
+const char *lab_pane_prompt(void)
+{
+	static char line[320];
+
+	if (!P.prompting)
+		return NULL;
+	snprintf(line, sizeof(line), " %s %s_  (Enter: answer, Esc: cancel) ",
+		 P.prompt, P.input);
+	return line;
+}
+
+/* A key: while prompting every key edits the answer; otherwise the lab
+ * keys go to the runner.  Returns true when the key was consumed. */
+bool lab_pane_key(int ch)
+{
+	size_t n = strlen(P.input);
+	char msg[96];
+
+	if (P.fd < 0 || P.gone)
+		return false;
+	if (P.prompting) {
+		if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+			snprintf(msg, sizeof(msg), "answer %s", P.input);
+			send_msg(msg);
+			P.prompting = false;
+		} else if (ch == 27) {
+			send_msg("answer ");
+			P.prompting = false;
+		} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+			if (n > 0)
+				P.input[n - 1] = '\0';
+		} else if (ch >= 32 && ch < 127 && n < sizeof(P.input) - 1) {
+			P.input[n] = (char)ch;
+			P.input[n + 1] = '\0';
+		}
+		return true;
+	}
+	switch (ch) {
+	case '\r': case '\n': case KEY_ENTER: send_msg("key enter"); return true;
+	case 'n': send_msg("key next"); return true;
+	case 'b': send_msg("key back"); return true;
+	case 'H': send_msg("key hint"); return true;
+	case 'j': P.scroll++; return true;
+	case 'k': if (P.scroll > 0) P.scroll--; return true;
+	}
+	return false;
+}
+
+/* Attribute of a style letter. */
+static int style_attr(char s)
+{
+	switch (s) {
+	case 'T': return C_TITLE;
+	case 'D': return C_DIM;
+	case 'G': return C_GOOD;
+	case 'W': return C_WARN;
+	case 'Q': return C_MARK;
+	default: return C_NORM;
+	}
+}
+
+/* Draw one logical line word-wrapped into the frame (continuations keep
+ * its indentation); returns the next line number. */
+static int wrap_line(struct frame *f, int line, int attr, const char *s)
+{
+	int w = f->w > 8 ? f->w : 8, indent = 0, off = 0;
+	char tmp[1024];
+
+	while (s[indent] == ' ' && indent < w / 2)
+		indent++;
+	do {
+		size_t take = strlen(s), avail = (size_t)(w - off);
+
+		if (take > avail) {
+			/* break at the last blank that fits */
+			take = avail;
+			while (take > 1 && s[take] != ' ')
+				take--;
+			if (take <= 1)
+				take = avail;
+		}
+		if (take > sizeof(tmp) - 1 - (size_t)off)
+			take = sizeof(tmp) - 1 - (size_t)off;
+		memset(tmp, ' ', (size_t)off);
+		memcpy(tmp + off, s, take);
+		tmp[off + (int)take] = '\0';
+		fr_text(f, line++, 0, attr, tmp);
+		s += take;
+		while (*s == ' ')
+			s++;
+		off = indent;
+	} while (*s != '\0');
+	return line;
+}
+
+/* Draw the pane into its rectangle. */
+void lab_pane_draw(struct frame *f)
+{
+	int line = 0;
+	char *copy, *p, *nl;
+
+	if (P.file != NULL && P.rc < 0) {
+		fr_text(f, line++, 0, C_TITLE, "Lab");
+		fr_printf(f, line, 0, C_WARN, "%s: %s", P.file, strerror(-P.rc));
+		return;
+	}
+	if (P.file != NULL)
+		fr_text(f, line++, 0, C_TITLE, "Lab");
+	else if (P.text == NULL)
+		fr_text(f, line++, 0, C_DIM, "waiting for the lab runner...");
+	f->scroll = P.scroll;
+	copy = xstrdup(P.text ? P.text : "");
+	for (p = copy; *p != '\0'; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (P.file != NULL)
+			fr_text(f, line++, 0, C_NORM, p);
+		else if (*p != '\0')
+			line = wrap_line(f, line, style_attr(p[0]), p[1] == ' ' ? p + 2 : p + 1);
+		else
+			line++;
+		if (!nl)
+			break;
+	}
+	free(copy);
+	if (P.scroll > 0 && P.scroll >= line)
+		P.scroll = line > 0 ? line - 1 : 0;
+}

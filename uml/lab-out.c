@@ -1,0 +1,627 @@
+/*
+ * lab-out.c - a lab run's results as KTAP, JUnit XML and JSON, and the
+ * report that merges many students' JSON result files.
+ *
+ * JSON goes through jansson (Debian's libjansson): the result files are
+ * read back by 'umkit lab report' and by other tools, so they must be
+ * real JSON whatever a message holds.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lab-out.h"
+#include "util.h"
+
+/* ---- the book ---------------------------------------------------------- */
+
+/* Set a book up. */
+void
+book_init(struct lab_book *b, const struct lab *lab, const char *mode)
+{
+	struct timespec	ts;
+
+	memset(b, 0, sizeof *b);
+	b->lab = lab;
+	lab_points(lab, &b->nchecks);
+	b->res = xcalloc(b->nchecks ? b->nchecks : 1, sizeof *b->res);
+	b->have = xcalloc(b->nchecks ? b->nchecks : 1, sizeof *b->have);
+	b->at_s = xcalloc(b->nchecks ? b->nchecks : 1, sizeof *b->at_s);
+	b->mode = mode;
+	b->indent = "";
+	b->start_ms = now_ms();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	b->start_unix = ts.tv_sec;
+}
+
+/* Free a book's storage. */
+void
+book_free(struct lab_book *b)
+{
+	free(b->res);
+	free(b->have);
+	free(b->at_s);
+	memset(b, 0, sizeof *b);
+}
+
+/* The check number of a check action. */
+int
+book_index(const struct lab_book *b, const struct lact *a)
+{
+	const struct lab	*l = b->lab;
+	int			 i, j, n = 0;
+
+	for (i = 0; i < l->nsteps; i++)
+		for (j = 0; j < l->steps[i].nacts; j++) {
+			if (&l->steps[i].acts[j] == a)
+				return l->steps[i].acts[j].kind == LA_CHECK ? n : -1;
+			if (l->steps[i].acts[j].kind == LA_CHECK)
+				n++;
+		}
+	return -1;
+}
+
+/* Record a result. */
+void
+book_put(struct lab_book *b, const struct lres *r)
+{
+	int	i = book_index(b, r->act);
+
+	if (i < 0)
+		return;
+	b->res[i] = *r;
+	b->have[i] = true;
+	b->at_s[i] = (now_ms() - b->start_ms) / 1000.0;
+}
+
+/* Forget a step's results. */
+void
+book_clear_step(struct lab_book *b, const struct lstep *st)
+{
+	int	j, i;
+
+	for (j = 0; j < st->nacts; j++)
+		if ((i = book_index(b, &st->acts[j])) >= 0)
+			b->have[i] = false;
+}
+
+/* Count what passed. */
+void
+book_score(const struct lab_book *b, struct lab_score *s)
+{
+	const struct lab	*l = b->lab;
+	int			 i, j, n = 0;
+
+	memset(s, 0, sizeof *s);
+	s->checks = b->nchecks;
+	for (i = 0; i < l->nsteps; i++)
+		for (j = 0; j < l->steps[i].nacts; j++) {
+			const struct lact *a = &l->steps[i].acts[j];
+
+			if (a->kind != LA_CHECK)
+				continue;
+			s->max_points += a->check.points;
+			if (!b->have[n])
+				s->notrun++;
+			else if (b->res[n].state == LR_PASS) {
+				s->passed++;
+				s->points += a->check.points;
+			} else if (b->res[n].state == LR_SKIP)
+				s->skipped++;
+			else
+				s->failed++;
+			n++;
+		}
+}
+
+/* The one-line score. */
+void
+score_line(const struct lab_score *s, char *out, size_t n)
+{
+	snprintf(out, n, "passed %d/%d, %d/%d points%s", s->passed, s->checks,
+	    s->points, s->max_points, s->skipped ? "" : "");
+	if (s->skipped > 0) {
+		size_t	l = strlen(out);
+
+		snprintf(out + l, n - l, " (%d skipped)", s->skipped);
+	}
+}
+
+/* ---- KTAP -------------------------------------------------------------- */
+
+/* A message as KTAP diagnostic lines. */
+static void
+ktap_diag(FILE *f, const char *ind, const char *prefix, const char *msg)
+{
+	const char	*p = msg, *nl;
+
+	while (p != NULL && *p != '\0') {
+		nl = strchr(p, '\n');
+		fprintf(f, "%s# %s%.*s\n", ind, prefix, nl ? (int)(nl - p) : (int)strlen(p), p);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/* The header and plan. */
+void
+ktap_begin(FILE *f, const struct lab_book *b)
+{
+	fprintf(f, "%sKTAP version 1\n", b->indent);
+	fprintf(f, "%s# umkit lab %s: %s\n", b->indent, b->lab->name, b->lab->title);
+	fprintf(f, "%s1..%d\n", b->indent, b->nchecks);
+	fflush(f);
+}
+
+/* One result line, with the reason and hint of a failure. */
+void
+ktap_result(FILE *f, const struct lab_book *b, const struct lres *r, bool hints)
+{
+	int	i = book_index(b, r->act);
+
+	if (i < 0)
+		return;
+	fprintf(f, "%s%s %d %s: %s%s%s\n", b->indent, r->state == LR_FAIL ? "not ok" : "ok",
+	    i + 1, r->step->id, r->act->check.cond ? r->act->check.cond->text : "?",
+	    r->state == LR_SKIP ? " # SKIP " : "",
+	    r->state == LR_SKIP ? r->msg : "");
+	if (r->state == LR_FAIL) {
+		ktap_diag(f, b->indent, "", r->msg);
+		if (hints && r->act->check.hint)
+			ktap_diag(f, b->indent, "hint: ", r->act->check.hint);
+	}
+	fflush(f);
+}
+
+/* The score line. */
+void
+ktap_end(FILE *f, const struct lab_book *b)
+{
+	struct lab_score	s;
+	char			line[160];
+
+	book_score(b, &s);
+	score_line(&s, line, sizeof line);
+	fprintf(f, "%s# %s: %s\n", b->indent, b->lab->name, line);
+	fflush(f);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+/* The user running this (the student). */
+static const char *
+student(void)
+{
+	const char	*u = getenv("UMKIT_STUDENT");
+	struct passwd	*pw;
+
+	if (u != NULL && *u != '\0')
+		return u;
+	if ((pw = getpwuid(getuid())) != NULL)
+		return pw->pw_name;
+	u = getenv("USER");
+	return u ? u : "unknown";
+}
+
+/* A number, or null when it is not finite. */
+static json_t *
+jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static const char *const state_names[] = { "pass", "fail", "skip" };
+
+/* Write the result file. */
+int
+book_write_json(const struct lab_book *b, const struct lab_sess *s,
+    const char *path)
+{
+	const struct lab	*l = b->lab;
+	struct lab_score	 sc;
+	json_t			*o = json_object(), *res = json_array(), *pr = json_array();
+	json_t			*vars = json_array();
+	char			 host[256] = "";
+	int			 i, j, n = 0, rc, pright = 0, pn = 0;
+
+	book_score(b, &sc);
+	gethostname(host, sizeof host - 1);
+	for (i = 0; i < l->nvariants; i++)
+		json_array_append_new(vars, json_string(l->variants[i]));
+	for (i = 0; i < l->nsteps; i++) {
+		for (j = 0; j < l->steps[i].nacts; j++) {
+			const struct lact	*a = &l->steps[i].acts[j];
+			const struct lres	*r = &b->res[n];
+			json_t			*c;
+
+			if (a->kind != LA_CHECK)
+				continue;
+			c = json_pack("{s:i, s:s, s:s, s:s, s:i, s:i}",
+			    "n", n + 1, "step", l->steps[i].id,
+			    "check", a->check.cond ? a->check.cond->text : "",
+			    "state", b->have[n] ? state_names[r->state] : "notrun",
+			    "points", a->check.points,
+			    "got", b->have[n] && r->state == LR_PASS ? a->check.points : 0);
+			if (b->have[n]) {
+				json_object_set_new(c, "left", jnum(r->left));
+				json_object_set_new(c, "right", jnum(r->right));
+				json_object_set_new(c, "message", json_string(r->msg));
+				json_object_set_new(c, "at_s", json_real(b->at_s[n]));
+			}
+			json_array_append_new(res, c);
+			n++;
+		}
+		if (l->steps[i].ask.kind != LQ_NONE && s != NULL) {
+			const struct lpred	*p = &s->pred[i];
+			json_t			*q = json_pack("{s:s, s:s, s:s}",
+			    "step", l->steps[i].id, "question", l->steps[i].ask.question,
+			    "kind", l->steps[i].ask.kind == LQ_CHOICE ? "choice" : "number");
+
+			pn++;
+			json_object_set_new(q, "answer", p->answered ?
+			    json_string(p->answer) : json_null());
+			json_object_set_new(q, "right", p->judged ?
+			    json_boolean(p->right) : json_null());
+			if (l->steps[i].ask.kind == LQ_NUMBER && p->judged)
+				json_object_set_new(q, "truth", jnum(p->truth));
+			if (p->judged && p->right)
+				pright++;
+			json_array_append_new(pr, q);
+		}
+	}
+	json_object_set_new(o, "umkit_lab_result", json_integer(1));
+	json_object_set_new(o, "lab", json_string(l->name));
+	json_object_set_new(o, "title", json_string(l->title));
+	json_object_set_new(o, "file", json_string(l->path));
+	json_object_set_new(o, "student", json_string(student()));
+	json_object_set_new(o, "host", json_string(host));
+	json_object_set_new(o, "mode", json_string(b->mode));
+	json_object_set_new(o, "variants", vars);
+	json_object_set_new(o, "started_unix", json_integer(b->start_unix));
+	json_object_set_new(o, "duration_s", json_real(b->end_s));
+	json_object_set_new(o, "checks", json_integer(sc.checks));
+	json_object_set_new(o, "passed", json_integer(sc.passed));
+	json_object_set_new(o, "failed", json_integer(sc.failed));
+	json_object_set_new(o, "skipped", json_integer(sc.skipped));
+	json_object_set_new(o, "points", json_integer(sc.points));
+	json_object_set_new(o, "max_points", json_integer(sc.max_points));
+	json_object_set_new(o, "step_errors", json_integer(b->nerrors));
+	json_object_set_new(o, "predictions_right", json_integer(pright));
+	json_object_set_new(o, "predictions", json_integer(pn));
+	json_object_set_new(o, "results", res);
+	json_object_set_new(o, "asked", pr);
+	rc = json_dump_file(o, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return rc == 0 ? 0 : -1;
+}
+
+/* ---- JUnit XML --------------------------------------------------------- */
+
+/* Escape for XML. */
+char *
+xml_escape(const char *s)
+{
+	size_t	n = 0, i;
+	char	*o, *p;
+
+	for (i = 0; s[i] != '\0'; i++)
+		n += strchr("<>&\"'", s[i]) ? 6 : 1;
+	o = p = xmalloc(n + 1);
+	for (i = 0; s[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '<': p = stpcpy(p, "&lt;"); break;
+		case '>': p = stpcpy(p, "&gt;"); break;
+		case '&': p = stpcpy(p, "&amp;"); break;
+		case '"': p = stpcpy(p, "&quot;"); break;
+		case '\'': p = stpcpy(p, "&apos;"); break;
+		default:
+			/* XML 1.0 has no place for other control characters. */
+			*p++ = (c < 0x20 && c != '\n' && c != '\t') ? ' ' : (char)c;
+		}
+	}
+	*p = '\0';
+	return o;
+}
+
+/* One testsuite element. */
+static void
+junit_suite(FILE *f, const struct lab_book *b)
+{
+	const struct lab	*l = b->lab;
+	struct lab_score	 sc;
+	char			*e1, *e2, score[160], ts[32];
+	struct tm		 tm;
+	time_t			 t = b->start_unix;
+	int			 i, j, n = 0;
+	double			 prev = 0;
+
+	book_score(b, &sc);
+	score_line(&sc, score, sizeof score);
+	gmtime_r(&t, &tm);
+	strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &tm);
+	e1 = xml_escape(l->name);
+	fprintf(f, " <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" "
+	    "skipped=\"%d\" errors=\"%d\" time=\"%.3f\" timestamp=\"%s\">\n", e1,
+	    sc.checks, sc.failed, sc.skipped, sc.notrun, b->end_s, ts);
+	free(e1);
+	e1 = xml_escape(l->title);
+	e2 = xml_escape(student());
+	fprintf(f, "  <properties>\n"
+	    "   <property name=\"title\" value=\"%s\"/>\n"
+	    "   <property name=\"student\" value=\"%s\"/>\n"
+	    "   <property name=\"mode\" value=\"%s\"/>\n"
+	    "   <property name=\"variant\" value=\"%s\"/>\n"
+	    "   <property name=\"score\" value=\"%s\"/>\n"
+	    "   <property name=\"points\" value=\"%d\"/>\n"
+	    "   <property name=\"max_points\" value=\"%d\"/>\n"
+	    "  </properties>\n", e1, e2, b->mode, b->variant, score,
+	    sc.points, sc.max_points);
+	free(e1);
+	free(e2);
+	for (i = 0; i < l->nsteps; i++)
+		for (j = 0; j < l->steps[i].nacts; j++) {
+			const struct lact	*a = &l->steps[i].acts[j];
+			const struct lres	*r = &b->res[n];
+			char			 cls[160];
+
+			if (a->kind != LA_CHECK)
+				continue;
+			snprintf(cls, sizeof cls, "%s.%s", l->name, l->steps[i].id);
+			e1 = xml_escape(cls);
+			e2 = xml_escape(a->check.cond ? a->check.cond->text : "");
+			fprintf(f, "  <testcase classname=\"%s\" name=\"%s\" time=\"%.3f\"",
+			    e1, e2, b->have[n] ? b->at_s[n] - prev : 0);
+			if (b->have[n])
+				prev = b->at_s[n];
+			free(e1);
+			free(e2);
+			if (!b->have[n]) {
+				fprintf(f, ">\n   <error message=\"not run\"/>\n  </testcase>\n");
+			} else if (r->state == LR_PASS) {
+				fprintf(f, "/>\n");
+			} else if (r->state == LR_SKIP) {
+				e1 = xml_escape(r->msg);
+				fprintf(f, ">\n   <skipped message=\"%s\"/>\n  </testcase>\n", e1);
+				free(e1);
+			} else {
+				e1 = xml_escape(r->msg);
+				e2 = xml_escape(a->check.hint ? a->check.hint : "");
+				fprintf(f, ">\n   <failure message=\"%s\">%s%s</failure>\n"
+				    "  </testcase>\n", e1, a->check.hint ? "hint: " : "", e2);
+				free(e1);
+				free(e2);
+			}
+			n++;
+		}
+	fprintf(f, " </testsuite>\n");
+}
+
+/* Write JUnit XML for n books. */
+int
+books_write_junit(struct lab_book *const *b, int n, const char *path)
+{
+	struct lab_score	sc;
+	FILE			*f;
+	char			*tmp = xasprintf("%s.tmp", path);
+	int			 i, tests = 0, fails = 0, skips = 0, errs = 0, e;
+	double			 t = 0;
+
+	if ((f = fopen(tmp, "w")) == NULL) {
+		e = errno;
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		book_score(b[i], &sc);
+		tests += sc.checks;
+		fails += sc.failed;
+		skips += sc.skipped;
+		errs += sc.notrun;
+		t += b[i]->end_s;
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<testsuites name=\"umkit labs\" tests=\"%d\" failures=\"%d\" "
+	    "skipped=\"%d\" errors=\"%d\" time=\"%.3f\">\n", tests, fails, skips, errs, t);
+	for (i = 0; i < n; i++)
+		junit_suite(f, b[i]);
+	fprintf(f, "</testsuites>\n");
+	if (fclose(f) != 0 || rename(tmp, path) < 0) {
+		e = errno;
+		unlink(tmp);
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* ---- the classroom report ---------------------------------------------- */
+
+struct rrow {
+	const char	*file;
+	json_t		*j;
+};
+
+/* Compare rows by lab, then student, then start time. */
+static int
+row_cmp(const void *x, const void *y)
+{
+	const struct rrow	*a = x, *b = y;
+	int			 c;
+
+	c = strcmp(json_string_value(json_object_get(a->j, "lab")),
+	    json_string_value(json_object_get(b->j, "lab")));
+	if (c == 0)
+		c = strcmp(json_string_value(json_object_get(a->j, "student")),
+		    json_string_value(json_object_get(b->j, "student")));
+	if (c == 0)
+		c = (int)(json_integer_value(json_object_get(a->j, "started_unix")) -
+		    json_integer_value(json_object_get(b->j, "started_unix")));
+	return c;
+}
+
+/* Whether a result file has the fields the report needs. */
+static bool
+result_ok(json_t *j)
+{
+	return json_is_object(j) && json_is_integer(json_object_get(j, "umkit_lab_result")) &&
+	    json_is_string(json_object_get(j, "lab")) &&
+	    json_is_string(json_object_get(j, "student")) &&
+	    json_is_array(json_object_get(j, "results")) &&
+	    json_is_integer(json_object_get(j, "checks"));
+}
+
+/* One state as a mark in the table. */
+static const char *
+state_mark(const char *st)
+{
+	return strcmp(st, "pass") == 0 ? "+" : strcmp(st, "fail") == 0 ? "x" :
+	    strcmp(st, "skip") == 0 ? "s" : ".";
+}
+
+/* CSV field: quoted when needed. */
+static void
+csv_field(FILE *f, const char *s, bool last)
+{
+	const char	*p;
+
+	if (strpbrk(s, ",\"\n") != NULL) {
+		fputc('"', f);
+		for (p = s; *p != '\0'; p++) {
+			if (*p == '"')
+				fputc('"', f);
+			fputc(*p, f);
+		}
+		fputc('"', f);
+	} else
+		fputs(s, f);
+	fputc(last ? '\n' : ',', f);
+}
+
+/* Print one lab's rows [from, to) and write its CSV. */
+static int
+report_lab(struct rrow *r, int from, int to, const char *csv_dir, FILE *out)
+{
+	const char	*lab = json_string_value(json_object_get(r[from].j, "lab"));
+	json_t		*j, *res, *c;
+	FILE		*csv = NULL;
+	char		*path = NULL, buf[64];
+	size_t		 k, n = json_array_size(json_object_get(r[from].j, "results"));
+	int		 i;
+
+	fprintf(out, "lab %s: %s (%zu checks, %lld points), %d result%s\n", lab,
+	    json_string_value(json_object_get(r[from].j, "title")) ?: "", n,
+	    json_integer_value(json_object_get(r[from].j, "max_points")),
+	    to - from, to - from == 1 ? "" : "s");
+	fprintf(out, "  %-16s %-7s %-9s %-11s %-7s %s\n", "student", "passed",
+	    "points", "predictions", "time", "checks (+ pass, x fail, s skip, . not run)");
+	if (csv_dir != NULL) {
+		mkdir(csv_dir, 0755);
+		path = xasprintf("%s/%s.csv", csv_dir, lab);
+		if ((csv = fopen(path, "w")) == NULL) {
+			warnmsg("%s: %s", path, strerror(errno));
+			free(path);
+			return 2;
+		}
+		fprintf(csv, "student,file,mode,started_unix,passed,checks,points,"
+		    "max_points,predictions_right,predictions,duration_s");
+		for (k = 0; k < n; k++)
+			fprintf(csv, ",check%zu", k + 1);
+		fputc('\n', csv);
+	}
+	for (i = from; i < to; i++) {
+		j = r[i].j;
+		res = json_object_get(j, "results");
+		fprintf(out, "  %-16s %3lld/%-3lld %4lld/%-4lld %4lld/%-6lld %5.0fs  ",
+		    json_string_value(json_object_get(j, "student")),
+		    json_integer_value(json_object_get(j, "passed")),
+		    json_integer_value(json_object_get(j, "checks")),
+		    json_integer_value(json_object_get(j, "points")),
+		    json_integer_value(json_object_get(j, "max_points")),
+		    json_integer_value(json_object_get(j, "predictions_right")),
+		    json_integer_value(json_object_get(j, "predictions")),
+		    json_number_value(json_object_get(j, "duration_s")));
+		for (k = 0; k < json_array_size(res); k++) {
+			c = json_array_get(res, k);
+			fputs(state_mark(json_string_value(json_object_get(c, "state")) ?: ""), out);
+		}
+		fputc('\n', out);
+		if (csv == NULL)
+			continue;
+		csv_field(csv, json_string_value(json_object_get(j, "student")), false);
+		csv_field(csv, r[i].file, false);
+		csv_field(csv, json_string_value(json_object_get(j, "mode")) ?: "", false);
+		fprintf(csv, "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.1f",
+		    json_integer_value(json_object_get(j, "started_unix")),
+		    json_integer_value(json_object_get(j, "passed")),
+		    json_integer_value(json_object_get(j, "checks")),
+		    json_integer_value(json_object_get(j, "points")),
+		    json_integer_value(json_object_get(j, "max_points")),
+		    json_integer_value(json_object_get(j, "predictions_right")),
+		    json_integer_value(json_object_get(j, "predictions")),
+		    json_number_value(json_object_get(j, "duration_s")));
+		for (k = 0; k < n; k++) {
+			c = json_array_get(res, k);
+			snprintf(buf, sizeof buf, "%s", c ?
+			    json_string_value(json_object_get(c, "state")) ?: "" : "");
+			fprintf(csv, ",%s", buf);
+		}
+		fputc('\n', csv);
+	}
+	if (csv != NULL) {
+		if (fclose(csv) != 0)
+			warnmsg("%s: %s", path, strerror(errno));
+		else
+			fprintf(out, "  (csv: %s)\n", path);
+		free(path);
+	}
+	return 0;
+}
+
+/* Merge result files. */
+int
+lab_report(char **files, int nfiles, const char *csv_dir, FILE *out)
+{
+	struct rrow	*r = xcalloc(nfiles ? nfiles : 1, sizeof *r);
+	json_error_t	 je;
+	int		 i, from, rc = 0;
+
+	for (i = 0; i < nfiles; i++) {
+		r[i].file = files[i];
+		r[i].j = json_load_file(files[i], 0, &je);
+		if (r[i].j == NULL) {
+			warnmsg("%s:%d: not a JSON result file: %s", files[i],
+			    je.line, je.text);
+			rc = 2;
+		} else if (!result_ok(r[i].j)) {
+			warnmsg("%s: not an umkit lab result (no umkit_lab_result, "
+			    "lab, student, checks and results)", files[i]);
+			rc = 2;
+		}
+	}
+	if (rc == 0) {
+		qsort(r, nfiles, sizeof *r, row_cmp);
+		for (from = 0; from < nfiles && rc == 0; from = i) {
+			for (i = from + 1; i < nfiles &&
+			    strcmp(json_string_value(json_object_get(r[i].j, "lab")),
+			    json_string_value(json_object_get(r[from].j, "lab"))) == 0; i++)
+				;
+			rc = report_lab(r, from, i, csv_dir, out);
+		}
+	}
+	for (i = 0; i < nfiles; i++)
+		json_decref(r[i].j);
+	free(r);
+	return rc;
+}

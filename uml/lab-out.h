@@ -1,0 +1,69 @@
+/*
+ * lab-out.h - what a lab run produced: the book of results, and its
+ * forms: KTAP on a stream, JUnit XML, the JSON result file, and the
+ * classroom report that merges many result files.
+ */
+#ifndef UMKIT_LAB_OUT_H
+#define UMKIT_LAB_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lab-run.h"
+
+/* The results of one run of one lab: the latest result of each check. */
+struct lab_book {
+	const struct lab *lab;
+	int		 nchecks;
+	struct lres	*res;		/* by check number, file order */
+	bool		*have;
+	double		*at_s;		/* when each came, since the start */
+	long long	 start_ms, start_unix;
+	double		 end_s;
+	const char	*mode;		/* "batch", "interactive", "exam" */
+	char		 variant[64];	/* the last variant booted */
+	int		 nerrors;	/* step failures no check carried */
+	const char	*indent;	/* KTAP: "" or "    " for a subtest */
+};
+
+/* Set a book up for lab (nothing recorded yet). */
+void	book_init(struct lab_book *, const struct lab *, const char *mode);
+void	book_free(struct lab_book *);
+/* The check number (0-based, file order) of a check action, or -1. */
+int	book_index(const struct lab_book *, const struct lact *);
+/* Record a result (a re-run replaces the previous one). */
+void	book_put(struct lab_book *, const struct lres *);
+/* Forget the results of one step (before re-running it). */
+void	book_clear_step(struct lab_book *, const struct lstep *);
+
+struct lab_score {
+	int	checks, passed, failed, skipped, notrun;
+	int	points, max_points;
+};
+void	book_score(const struct lab_book *, struct lab_score *);
+/* "passed 7/9, 18/24 points" */
+void	score_line(const struct lab_score *, char *out, size_t n);
+
+/* KTAP: the header and plan, one line per result, the score. */
+void	ktap_begin(FILE *, const struct lab_book *);
+void	ktap_result(FILE *, const struct lab_book *, const struct lres *,
+	    bool hints);
+void	ktap_end(FILE *, const struct lab_book *);
+
+/* The JSON result file (every check, the predictions, the score). */
+int	book_write_json(const struct lab_book *, const struct lab_sess *,
+	    const char *path);
+/* JUnit XML for one or more books; 0 or -1 with errno. */
+int	books_write_junit(struct lab_book *const *, int n, const char *path);
+
+/*
+ * 'umkit lab report': merge JSON result files into a table on out and,
+ * with csv_dir, one CSV per lab.  Returns 0, or 2 with a message naming
+ * the file that could not be read.
+ */
+int	lab_report(char **files, int nfiles, const char *csv_dir, FILE *out);
+
+/* Escape s for XML attribute or text into a new string. */
+char	*xml_escape(const char *s);
+
+#endif

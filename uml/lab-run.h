@@ -1,0 +1,102 @@
+/*
+ * lab-run.h - a lab session: one guest, the steps run on it, their
+ * results.  Shared by the batch runner, the interactive runner and the
+ * result writers (lab-out.c).
+ */
+#ifndef UMKIT_LAB_RUN_H
+#define UMKIT_LAB_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "lab.h"
+
+#define LAB_MAX_OUTS	16	/* foreground outputs kept for result() */
+#define LAB_MAX_BG	16	/* background commands at once */
+
+enum lres_state { LR_PASS, LR_FAIL, LR_SKIP };
+
+/* One check's (or failed action's) outcome. */
+struct lres {
+	const struct lstep	*step;
+	const struct lact	*act;		/* the check or the failed action */
+	enum lres_state		 state;
+	double			 left, right;	/* both sides, when computed */
+	int			 points, got;
+	char			 msg[LAB_ERR_LEN + 128];
+};
+
+/* A student's prediction for a step. */
+struct lpred {
+	bool	 answered, judged, right;
+	char	 answer[64];
+	double	 truth;
+	char	 truth_err[LAB_ERR_LEN];
+};
+
+/* A value saved at a mark (or the step's start, mark ""). */
+struct lmark {
+	char	*spec, *mark;
+	bool	 ok;
+	double	 v;
+	char	 err[LAB_ERR_LEN];
+};
+
+struct lbg {
+	long	 pid;		/* its process group in the guest */
+	char	 out[64];	/* its output file in the guest */
+};
+
+struct lab_sess {
+	struct lab	*lab;
+	char		*gname;		/* the guest's name (run/NAME) */
+	char		*root;		/* its mirror, run/NAME/mnt */
+	char		*variant;	/* the variant running, NULL before boot */
+	bool		 up;
+	double		 slow;		/* timeouts are multiplied by it */
+	volatile sig_atomic_t *stop;	/* set: stop at the next action */
+	char		 fatal[LAB_ERR_LEN];	/* the guest died: why */
+	char		 step_err[LAB_ERR_LEN + 512];	/* why the step stopped */
+	int		 nerrors;	/* step failures no check carried */
+	int		 cur;		/* the step running or last run */
+
+	struct lmark	*marks;
+	int		 nmarks;
+	char		*outs[LAB_MAX_OUTS];	/* recent foreground stdout */
+	int		 nouts;
+	struct lbg	 bg[LAB_MAX_BG];
+	int		 nbg, bgseq;
+	struct lpred	*pred;		/* per step */
+	int		 nfailed;	/* results that failed, ever */
+
+	/* The runner's sinks; all must be set. */
+	void	(*on_step)(struct lab_sess *, int step);
+	void	(*on_result)(struct lab_sess *, const struct lres *);
+	void	(*log_line)(struct lab_sess *, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+	void	(*log_output)(struct lab_sess *, const char *out, const char *err);
+	/* A step stopped and no check was left to carry the reason. */
+	void	(*on_error)(struct lab_sess *, const char *why);
+	void	*arg;
+};
+
+/* A session on guest gname (not booted yet); slow scales timeouts. */
+struct lab_sess	*lab_sess_new(struct lab *, const char *gname, double slow);
+/* Stop background commands and the guest, free the session. */
+void		 lab_sess_free(struct lab_sess *);
+/*
+ * Run step i: boot (or reboot into the step's variant) when needed, skip
+ * it when the guest lacks what it needs, run its actions, report every
+ * check through on_result.  Returns LR_PASS, LR_FAIL or LR_SKIP.
+ */
+enum lres_state	 lab_step_run(struct lab_sess *, int i);
+/* Boot the session's guest on variant (stopping another one first). */
+int		 lab_guest_up(struct lab_sess *, const char *variant);
+void		 lab_guest_down(struct lab_sess *);
+/* Stop the background commands started so far. */
+void		 lab_bg_stop(struct lab_sess *);
+/* Run argv in the session's guest, capturing stdout and stderr. */
+int		 lab_guest_exec(struct lab_sess *, char *const argv[], int timeout_s,
+		    char **out, char **err, int *status);
+
+#endif

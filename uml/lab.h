@@ -1,0 +1,192 @@
+/*
+ * lab.h - labs: the lab file (docs/labs.md), its expressions, and the
+ * runner that steps through a lab on a real guest.
+ *
+ *   lab-file.c   parse a .lab file into struct lab (pure: no guest, no
+ *                I/O beyond reading the file); errors name FILE:LINE
+ *   lab-expr.c   the check expressions: parse, validate, evaluate
+ *   lab-run.c    run steps on a named guest: commands, waits, checks
+ *   lab-out.c    KTAP, JUnit XML and JSON results; 'umkit lab report'
+ *   lab-ui.c     the interactive runner (the TUI with its lab pane)
+ *   cmd-lab.c    the 'umkit lab' command
+ */
+#ifndef UMKIT_LAB_H
+#define UMKIT_LAB_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define LAB_ERR_LEN	320
+
+/* ---- expressions (lab-expr.c) ------------------------------------------ */
+
+enum lx_kind {
+	LX_NUM,			/* a number */
+	LX_SPEC,		/* a value read through the mirror (values.h) */
+	LX_DELTA,		/* spec now minus spec at a mark */
+	LX_RESULT,		/* NAME.KEY of a workload's result line */
+	LX_BIN,			/* a op b, op one of + - * / */
+};
+
+struct lexpr {
+	enum lx_kind	 kind;
+	double		 num;
+	char		*spec;		/* LX_SPEC, LX_DELTA; LX_RESULT: NAME.KEY */
+	char		*mark;		/* LX_DELTA: NULL = the step's start */
+	char		 op;
+	struct lexpr	*a, *b;
+};
+
+enum lcmp { LC_EQ, LC_NE, LC_LT, LC_LE, LC_GT, LC_GE };
+
+/* "left OP right", both expressions. */
+struct lcond {
+	struct lexpr	*left, *right;
+	enum lcmp	 cmp;
+	char		*text;		/* as written, for messages */
+};
+
+/*
+ * Parse a comparison ("delta(vmstat.pgscan_kswapd) > 0").  Returns NULL
+ * with a message in err (LAB_ERR_LEN) on a syntax error or a value spec
+ * that values_check() refuses.
+ */
+struct lcond	*lcond_parse(const char *text, char *err);
+/* Parse an expression alone (a number prediction's answer=). */
+struct lexpr	*lexpr_parse(const char *text, char *err);
+void		 lcond_free(struct lcond *);
+void		 lexpr_free(struct lexpr *);
+/* Call fn for every spec in e (and whether it sits inside a delta, with
+ * its mark). */
+void		 lexpr_specs(const struct lexpr *e,
+		    void (*fn)(const char *spec, const char *mark, void *), void *);
+const char	*lcmp_str(enum lcmp);
+
+/* Where an evaluation gets its values from. */
+struct lenv {
+	/* The value of spec now; 0, or -1 with err filled. */
+	int	(*now)(void *arg, const char *spec, double *v, char *err);
+	/* The value of spec at mark (NULL: step start); 0 or -1. */
+	int	(*at)(void *arg, const char *spec, const char *mark, double *v,
+		    char *err);
+	/* NAME.KEY of the last result line workload NAME printed; 0 or -1. */
+	int	(*result)(void *arg, const char *key, double *v, char *err);
+	void	*arg;
+};
+
+/* Evaluate; 0 with *v, or -1 with err. */
+int	lexpr_eval(const struct lexpr *, const struct lenv *, double *v, char *err);
+/* Evaluate a comparison: 1 true, 0 false, -1 error (err); *l and *r get
+ * both sides' values when they could be computed. */
+int	lcond_eval(const struct lcond *, const struct lenv *, double *l,
+	    double *r, char *err);
+/* Format a value the way messages and interpolation print it. */
+void	lab_fmt_num(char *out, size_t n, double v);
+
+/* ---- the lab file (lab-file.c) ----------------------------------------- */
+
+enum lact_kind {
+	LA_RUN,			/* foreground guest command */
+	LA_BG,			/* background guest command */
+	LA_WRITE,		/* write a guest file through the mirror */
+	LA_WAIT,		/* until a condition holds */
+	LA_SLEEP,
+	LA_MARK,		/* remember the values for delta(..., NAME) */
+	LA_CHECK,
+};
+
+struct lcheck {
+	struct lcond	*cond;
+	int		 points;
+	char		*fail;		/* message when it fails */
+	char		*hint;
+};
+
+struct lact {
+	enum lact_kind	 kind;
+	int		 line;
+	char		*text;		/* RUN/BG: command; WRITE: data; MARK: name */
+	char		*path;		/* WRITE: guest path */
+	double		 timeout_s;	/* RUN, WAIT; SLEEP: its length */
+	int		 status;	/* RUN: the status wanted; -1 any */
+	struct lcond	*cond;		/* WAIT */
+	struct lcheck	 check;		/* CHECK */
+};
+
+enum lask_kind { LQ_NONE, LQ_CHOICE, LQ_NUMBER };
+
+struct lchoice {
+	char	 key;			/* 'a' .. */
+	char	*text;
+};
+
+struct lask {
+	enum lask_kind	 kind;
+	int		 line;
+	char		*question;
+	struct lchoice	*choices;
+	int		 nchoices;
+	char		 answer;	/* LQ_CHOICE: the right key */
+	struct lexpr	*truth;		/* LQ_NUMBER: what happens */
+	double		 tol;		/* LQ_NUMBER */
+	bool		 tol_pct;
+};
+
+struct lstep {
+	char		*id;
+	char		*title;
+	int		 line;
+	char		*text;		/* the '|' lines, joined by '\n' */
+	char		*view;		/* NULL: keep the current one */
+	char		*variant;	/* NULL: keep the running guest */
+	char		**needs;	/* guest paths; the step skips without */
+	int		 nneeds;
+	struct lask	 ask;
+	struct lact	*acts;
+	int		 nacts;
+};
+
+struct lab {
+	char		*path;		/* the .lab file */
+	char		*name;		/* its basename without .lab */
+	char		*title;
+	int		 minutes;
+	char		*level;
+	char		**variants;	/* at least one; the first boots first */
+	int		 nvariants;
+	long		 mem_mb;
+	int		 cpus;
+	long		 disk_mb;	/* -1: the launcher's default */
+	char		*seed;		/* "000".."004" or NULL */
+	char		*doc;		/* the .md background, path */
+	char		*intro;		/* header '|' lines */
+	char		**needs;
+	int		 nneeds;
+	struct lstep	*steps;
+	int		 nsteps;
+};
+
+/*
+ * Context for validation: where variants live (patches/), views the TUI
+ * has.  NULL fields skip that check (the fuzzer, unit tests).
+ */
+struct lab_env {
+	const char	*patches_dir;
+};
+
+/*
+ * Parse and validate a lab file.  Returns NULL with every problem found
+ * (one "FILE:LINE: message" per line, at most a screenful) in *errs
+ * (allocated; caller frees).
+ */
+struct lab	*lab_load(const char *path, const struct lab_env *, char **errs);
+/* The same from text in memory (path is used in messages only). */
+struct lab	*lab_parse(const char *path, const char *text, size_t len,
+		    const struct lab_env *, char **errs);
+void		 lab_free(struct lab *);
+/* Total points of the lab's checks, and the number of checks. */
+int		 lab_points(const struct lab *, int *nchecks);
+/* The TUI's view names, for validation. */
+extern const char *const lab_views[];
+
+#endif

@@ -1,0 +1,35 @@
+# uml/lab.mk - the lab runner's tests and fuzzer (the runner itself is in
+# LAUNCHER_SRCS, uml/uml.mk).
+#
+# Tests (UNIT_TESTS): test-lab (the lab file parser, expressions, KTAP,
+# JUnit, score; ASan/UBSan) and fuzz-lab-replay (the checked-in lab corpus
+# through the fuzz entry point).  make fuzz runs libFuzzer on the parser.
+
+LAB_CORE	:= uml/lab-file.c uml/lab-expr.c uml/values-tmp.c uml/util.c \
+		   uml/util-core.c
+LAB_HDRS	:= uml/lab.h uml/lab-run.h uml/lab-out.h uml/values.h uml/util.h
+
+$(LT)/test-lab: tests/unit/test-lab.c uml/lab-out.c $(LAB_CORE) $(LAB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -DTOP='"$(CURDIR)"' -o $@ \
+		$(filter %.c,$^) -lcmocka -ljansson
+
+$(LT)/fuzz-lab-replay: tests/fuzz/fuzz-lab.c tests/fuzz/replay.c uml/proto.c \
+		$(LAB_CORE) $(LAB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml \
+		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-lab"' -o $@ $(filter %.c,$^)
+
+UNIT_TESTS	+= $(LT)/test-lab $(LT)/fuzz-lab-replay
+
+$(B)/fuzz/fuzz-lab: tests/fuzz/fuzz-lab.c $(LAB_CORE) $(LAB_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Iuml \
+		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
+
+.PHONY: fuzz-lab
+fuzz: fuzz-lab
+fuzz-lab: $(B)/fuzz/fuzz-lab
+	@mkdir -p $(B)/fuzz/corpus-lab
+	$(B)/fuzz/fuzz-lab -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+		-print_final_stats=1 $(B)/fuzz/corpus-lab tests/fuzz-corpus-lab
