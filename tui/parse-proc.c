@@ -49,6 +49,7 @@ int parse_pidstatus(const char *buf, size_t len, struct pidstatus *ps)
 				}
 		}
 	}
+	cut_short(ps->err, buf, len, l.lineno, "status");
 	if (!have_pid)
 		perr(ps->err, 0, "status: no Pid line");
 	return ps->err[0] ? -1 : 0;
@@ -73,6 +74,10 @@ int parse_statm(const char *buf, size_t len, struct statm *sm)
 			perr(sm->err, 1, "statm: bad number %d", i + 1);
 			return -1;
 		}
+	if (cut_short(sm->err, buf, len, 1, "statm")) {
+		memset(sm, 0, offsetof(struct statm, err));
+		return -1;
+	}
 	return 0;
 }
 
@@ -105,6 +110,7 @@ int parse_cpustat(const char *buf, size_t len, struct cpustat *cs)
 				perr(cs->err, l.lineno, "stat: bad cpu field %d", i + 1);
 		have = true;
 	}
+	cut_short(cs->err, buf, len, l.lineno, "stat");
 	if (!have)
 		perr(cs->err, 0, "stat: no cpu line");
 	return cs->err[0] ? -1 : 0;
@@ -172,6 +178,7 @@ int parse_psi(const char *buf, size_t len, struct psi *p)
 		pl->present = true;
 next:		;
 	}
+	cut_short(p->err, buf, len, l.lineno, "psi");
 	if (!p->some.present)
 		perr(p->err, 0, "psi: no 'some' line");
 	return p->err[0] ? -1 : 0;

@@ -22,11 +22,6 @@
 #include "tui.h"
 #include "util.h"
 
-const struct view *const data_views[] = {
-	&view_lru, &view_compact, &view_counters, &view_overview,
-};
-const int ndata_views = 4;
-
 static const int intervals[] = { 100, 200, 500, 1000, 2000, 5000, 10000 };
 #define NINTERVALS (int)(sizeof(intervals) / sizeof(intervals[0]))
 

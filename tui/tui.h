@@ -11,14 +11,9 @@
 #include <sys/types.h>
 
 #include "parse.h"
+#include "recfmt.h"
 
 /* ---- source.c ----------------------------------------------------------- */
-
-/* A growable byte buffer (always NUL-terminated after a read). */
-struct buf {
-	char	*p;
-	size_t	 len, cap;
-};
 
 enum src_kind {
 	SRC_DIR,		/* any directory tree (fixtures) */
@@ -27,19 +22,17 @@ enum src_kind {
 	SRC_RECORDING,		/* a directory written by umkit record */
 };
 
-struct snap {
-	unsigned	seq;
-	long long	unix_ms, elapsed_ms;
-};
-
 struct source {
 	enum src_kind	 kind;
 	char		*root;		/* as given on the command line */
 	int		 dirfd;		/* the tree files are read from */
-	struct snap	*snaps;		/* recordings: the index, in time order */
+	struct rec_snap	*snaps;		/* recordings: the index, in time order */
 	int		 nsnaps, cur;
 	char		 err[200];	/* first error since source_tick() */
 	int		 err_errno;
+	/* Called with each root-relative path read (tests); may be NULL. */
+	void		(*on_read)(const char *rel, void *arg);
+	void		*on_read_arg;
 };
 
 /* Open root (a directory; a recording when it holds umkit-recording).
@@ -66,8 +59,6 @@ int	source_step(struct source *, int delta);
 double	source_now_ms(const struct source *);
 /* One-line description for the status line ("live run/x/mnt", ...). */
 void	source_label(const struct source *, char *out, size_t n);
-/* Free the buffer's storage. */
-void	buf_free(struct buf *);
 
 /* ---- draw.c ------------------------------------------------------------- */
 
@@ -186,12 +177,16 @@ struct view {
 	void		(*draw)(struct frame *);
 	int		(*key)(int ch);			/* 1: consumed */
 	const char	*help;		/* its own keys, "k: what" lines */
+	/* Every root-relative file update() may read, as glob patterns,
+	 * NULL-terminated: uml/record.files must keep them all
+	 * (test-view-files checks both against what the view reads). */
+	const char *const *files;
 };
 
 extern const struct view view_lru, view_compact, view_counters,
 	view_overview, view_help;
 
-/* The data views in key order (1..4), defined in tui.c. */
+/* The data views in key order (1..4), defined in views.c. */
 extern const struct view *const data_views[];
 extern const int ndata_views;
 

@@ -451,6 +451,12 @@ static int compact_key(int ch)
 	return 0;
 }
 
+static const char *const compact_files[] = {
+	"proc/vmstat", "proc/zoneinfo", "proc/pagetypeinfo", "proc/buddyinfo",
+	"proc/kpageflags", "sys/kernel/debug/extfrag/extfrag_index",
+	"sys/kernel/tracing/trace", NULL,
+};
+
 const struct view view_compact = {
 	.name = "compaction",
 	.title = "Compaction",
@@ -459,4 +465,5 @@ const struct view view_compact = {
 	.draw = compact_draw,
 	.key = compact_key,
 	.help = "scanners from the compaction tracepoints (events/compaction)",
+	.files = compact_files,
 };

@@ -229,6 +229,11 @@ static int counters_key(int ch)
 	return 0;
 }
 
+static const char *const counters_files[] = {
+	"proc/vmstat", "proc/zoneinfo", "proc/[0-9]*/statm", "proc/[0-9]*/status",
+	NULL,
+};
+
 const struct view view_counters = {
 	.name = "counters",
 	.title = "Counters",
@@ -237,4 +242,5 @@ const struct view view_counters = {
 	.draw = counters_draw,
 	.key = counters_key,
 	.help = "rss counters of the largest processes; vmstat vs zones",
+	.files = counters_files,
 };

@@ -4,13 +4,30 @@
 
 static struct trace tr;
 
-/* Adapter for robust(). */
-static int run(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): a row per compaction event, then one per
+ * event of another subsystem. */
+static int run(const char *b, size_t n, char *err, struct rows *out)
 {
 	int r = parse_trace(b, n, &tr);
 
 	memcpy(err, tr.err, PERR_LEN);
+	for (int i = 0; i < tr.n; i++) {
+		const struct tev *e = &tr.ev[i];
+
+		rows_add(out, "%s %.6f %d %llx %llx %llx %llx %d %s", tev_name(e->type), e->ts,
+			 e->cpu, e->a, e->b, e->c, e->d, e->sync, e->status);
+	}
+	for (int i = 0; i < tr.other_lines; i++)
+		rows_add(out, "other");
 	return r;
+}
+
+/* Every line but blank and '#' comment lines is an event. */
+static bool event_line(const char *l, size_t n)
+{
+	while (n && *l == ' ')
+		l++, n--;
+	return n && *l != '#';
 }
 
 /* Count the events of one type. */
@@ -108,7 +125,7 @@ static void test_broken(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	robust_fixture("guest/sys/kernel/tracing/trace", SIZE_MAX, run);
+	robust_fixture("guest/sys/kernel/tracing/trace", SIZE_MAX, run, event_line);
 	(void)st;
 }
 
