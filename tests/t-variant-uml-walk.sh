@@ -54,8 +54,11 @@ done
 # the process does not touch them, so only the secondary MMU makes any
 # young: all (young_every 1), half (2) or none (0).
 out=$(walk -- env COST_NS=2000 sh -c "$GUEST" walk notify)
-# per mode and young_every: TEST CLEAR WRITE_NS CALL_NS of the last such line
-get() { printf '%s\n' "$out" | awk -v m="$1" -v e="$2" '$1 == "notify" && $2 == m && $3 == e { r = $5 " " $6 " " $9 " " $8 } END { print r }'; }
+# per mode and young_every: TEST CLEAR of the last such line, WRITE_NS and
+# CALL_NS the least of its lines (the host's preemption only adds time)
+get() { printf '%s\n' "$out" | awk -v m="$1" -v e="$2" '$1 == "notify" && $2 == m && $3 == e {
+	r = $5 " " $6; if (w == "" || $9 < w) w = $9; if (c == "" || $8 < c) c = $8 }
+	END { if (r != "") print r, w, c }'; }
 # near X WANT: X within 1% of WANT
 near() { awk -v x="$1" -v w="$2" 'BEGIN { d = x - w; exit !(d <= w / 100 && -d <= w / 100) }'; }
 set -- $(get N 1)
@@ -77,7 +80,7 @@ for c in "1 all $P $P" "2 half $P $((P / 2))" "0 none $P 0"; do
 	[ "$e" = 1 ] && cy=${3:-0} ty=${4:-0}
 done
 # at 2 us a call, with all pages young: twice the calls, 1.8-2.0x the time
-# in them (asserted 1.5x: host preemption lands in some calls),
+# in them (the least of two runs; 1.5x asserted),
 # and a slower aging (the write's duration, noisier: other work and host
 # load; measured 1.6-2.9x)
 if awk -v n="$tn" -v y="$ty" 'BEGIN { exit !(n > 0 && y > 1.5 * n) }'; then
