@@ -35,3 +35,25 @@ bench-disk: all $(B)/tests/bench-disk
 
 bench-workloads: all
 	@sh tests/bench-workloads.sh
+
+# Seed variants: each tests/bench-variant-*.sh prints one variant's figures
+# against base.  bench-variants-variants-lru: lru-batch and uml-walk only,
+# with the 10-minute uml-walk stress (bench-uml-walk-stress,
+# STRESS_SECONDS=600), which plain 'make bench' leaves out.
+.PHONY: bench-variants bench-variants-variants-lru bench-uml-walk-stress
+bench: bench-variants
+bench-variants: all
+	@for f in tests/bench-variant-*.sh; do sh $$f || exit 1; done
+bench-variants-variants-lru: all
+	@sh tests/bench-variant-lru-batch.sh
+	@sh tests/bench-variant-uml-walk.sh
+	@sh tests/bench-uml-walk-stress.sh
+bench-uml-walk-stress: all
+	@sh tests/bench-uml-walk-stress.sh
+
+# umkit-touch: a guest process with controlled page accesses (the
+# uml-walk tests and benchmarks).  The rootfs rule's prerequisites are
+# read before this file, hence the explicit one.
+GUEST_PROGS	+= umkit-touch
+umkit-touch_SRCS = tests/guest-touch.c
+$(ROOTFS): $(B)/rootfs/bin/umkit-touch
