@@ -95,6 +95,14 @@ $(B)/tests/test-view-files: $(B)/obj/tui-test/test-view-files.o \
 	$(CC) $(CFLAGS) $(TUI_SAN) -o $@ $^ $(TUI_NCURSES_LIBS) -lm -lcmocka
 UNIT_TESTS += $(B)/tests/test-view-files
 
+# The compaction view's replay drawn on a canvas, sanitized.
+.SECONDARY: $(B)/obj/tui-test/test-view-compact.o
+$(B)/tests/test-view-compact: $(B)/obj/tui-test/test-view-compact.o \
+		$(TUI_VIEW_TEST_OBJS) $(TUI_TEST_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(TUI_SAN) -o $@ $^ $(TUI_NCURSES_LIBS) -lm -lcmocka
+UNIT_TESTS += $(B)/tests/test-view-compact
+
 -include $(wildcard $(B)/obj/tui-test/*.d)
 
 # --- benchmark --------------------------------------------------------------
