@@ -152,6 +152,24 @@ static bool fill(struct tev *e, struct tok args)
 	return false;
 }
 
+/* The PID of "TASK-PID" before the cpu field at br, or -1. */
+static int task_pid(const char *s, const char *br)
+{
+	const char *p = br;
+	long pid = 0, mul = 1;
+
+	while (p > s && p[-1] == ' ')
+		p--;
+	if (p == s || p[-1] < '0' || p[-1] > '9')
+		return -1;
+	while (p > s && p[-1] >= '0' && p[-1] <= '9' && mul <= 100000000) {
+		pid += (p[-1] - '0') * mul;
+		mul *= 10;
+		p--;
+	}
+	return p > s && p[-1] == '-' ? (int)pid : -1;
+}
+
 /* Parse one event line; 1 compaction event, 0 other event, -1 bad.
  * *event gets the event's name whenever the line has one. */
 static int event_line(struct tok line, struct tev *e, struct tok *event)
@@ -168,6 +186,7 @@ static int event_line(struct tok line, struct tev *e, struct tok *event)
 		}
 	if (!br)
 		return -1;
+	e->pid = task_pid(line.s, br);
 	{
 		struct tok c = { br + 1, (size_t)(line.s + line.n - br - 1) }, rest;
 		u64 cpu;

@@ -323,6 +323,7 @@ enum tev_type {
 struct tev {
 	double		ts;		/* seconds */
 	int		cpu;
+	int		pid;		/* of TASK-PID; -1 when unreadable */
 	enum tev_type	type;
 	u64		a, b, c, d;
 	bool		sync;

@@ -66,7 +66,7 @@ void	source_label(const struct source *, char *out, size_t n);
 enum {
 	C_NORM, C_TITLE, C_DIM, C_ANON, C_FILE, C_FREE, C_MOVABLE, C_UNMOVABLE,
 	C_HOLE, C_MIGRATE, C_FREESCAN, C_WARN, C_GOOD, C_STATUS, C_TAB, C_TABSEL,
-	C_MARK, C_COUNT
+	C_MARK, C_MIGPASS, C_FREEPASS, C_COUNT
 };
 
 struct cell {
@@ -176,7 +176,12 @@ struct view {
 	void		(*update)(struct ctx *);	/* read files */
 	void		(*draw)(struct frame *);
 	int		(*key)(int ch);			/* 1: consumed */
-	const char	*help;		/* its own keys, "k: what" lines */
+	/* Optional: advance what the view animates (a replay playing) to
+	 * wall-clock time now_ms (the monotonic clock, in ms); sets *changed
+	 * when the frame must be drawn again, and returns the wall time of
+	 * its next change, or a negative value when nothing is due. */
+	double		(*tick)(double now_ms, bool *changed);
+	const char	*help;		/* one line, then its keys, '\n' between */
 	/* Every root-relative file update() may read, as glob patterns,
 	 * NULL-terminated: uml/record.files must keep them all
 	 * (test-view-files checks both against what the view reads). */
@@ -185,6 +190,12 @@ struct view {
 
 extern const struct view view_lru, view_compact, view_counters,
 	view_overview, view_help;
+
+/* view-compact.c: replay run number run (1-based; 0: the last run in
+ * the trace buffer) from its event number event (1-based), paused, on
+ * the trace the last update read.  Returns NULL, or what is wrong ("run
+ * 3: the trace buffer has 1 run"). */
+const char *compact_replay_start(int run, int event);
 
 /* The data views in key order (1..4), defined in views.c. */
 extern const struct view *const data_views[];

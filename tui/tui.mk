@@ -12,7 +12,8 @@ TUI_NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncu
 # curses; the programs that link it bring util-core (xmalloc).
 PARSE_LIB_MODULES := parse-util parse-vmstat parse-meminfo parse-lrugen \
 	parse-zoneinfo parse-buddyinfo parse-pagetypeinfo parse-extfrag \
-	parse-trace parse-kpageflags parse-proc rdfile lruhist recfmt values
+	parse-trace parse-kpageflags parse-proc rdfile lruhist recfmt values \
+	comprun
 PARSE_LIB := $(B)/lib/libumkit-parse.a
 PARSE_LIB_OBJS := $(patsubst %,$(B)/obj/lib/%.o,$(PARSE_LIB_MODULES))
 # the same built with ASan and UBSan, for the unit tests and fuzz replays
@@ -60,7 +61,7 @@ TUI_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 TUI_TEST_LINK := $(B)/obj/tui-test/util-core.o $(PARSE_LIB_SAN)
 TUI_TESTS := parse-lrugen parse-vmstat parse-meminfo parse-zoneinfo \
 	parse-buddyinfo parse-pagetypeinfo parse-extfrag parse-trace \
-	parse-kpageflags parse-proc lruhist recfmt values
+	parse-kpageflags parse-proc lruhist recfmt values comprun
 TUI_UNIT := $(patsubst %,$(B)/tests/test-%,$(TUI_TESTS))
 UNIT_TESTS += $(TUI_UNIT)
 # keep the sanitizer objects (make would delete them as intermediates)
@@ -93,6 +94,14 @@ $(B)/tests/test-view-files: $(B)/obj/tui-test/test-view-files.o \
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(TUI_SAN) -o $@ $^ $(TUI_NCURSES_LIBS) -lm -lcmocka
 UNIT_TESTS += $(B)/tests/test-view-files
+
+# The compaction view's replay drawn on a canvas, sanitized.
+.SECONDARY: $(B)/obj/tui-test/test-view-compact.o
+$(B)/tests/test-view-compact: $(B)/obj/tui-test/test-view-compact.o \
+		$(TUI_VIEW_TEST_OBJS) $(TUI_TEST_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(TUI_SAN) -o $@ $^ $(TUI_NCURSES_LIBS) -lm -lcmocka
+UNIT_TESTS += $(B)/tests/test-view-compact
 
 -include $(wildcard $(B)/obj/tui-test/*.d)
 

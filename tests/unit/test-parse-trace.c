@@ -14,8 +14,8 @@ static int run(const char *b, size_t n, char *err, struct rows *out)
 	for (int i = 0; i < tr.n; i++) {
 		const struct tev *e = &tr.ev[i];
 
-		rows_add(out, "%s %.6f %d %llx %llx %llx %llx %d %s", tev_name(e->type), e->ts,
-			 e->cpu, e->a, e->b, e->c, e->d, e->sync, e->status);
+		rows_add(out, "%s %.6f %d %d %llx %llx %llx %llx %d %s", tev_name(e->type), e->ts,
+			 e->cpu, e->pid, e->a, e->b, e->c, e->d, e->sync, e->status);
 	}
 	for (int i = 0; i < tr.other_lines; i++)
 		rows_add(out, "other");
@@ -92,6 +92,9 @@ static void test_lines(void **st)
 	assert_int_equal(tr.ev[0].c, 512);
 	assert_int_equal(tr.ev[0].d, 32);
 	assert_int_equal(tr.ev[0].cpu, 0);
+	assert_int_equal(tr.ev[0].pid, 20);
+	assert_int_equal(tr.ev[1].pid, 57);
+	assert_int_equal(tr.ev[2].pid, 57);
 	assert_true(tr.ev[0].ts > 12.4999 && tr.ev[0].ts < 12.5001);
 	assert_int_equal(tr.ev[1].type, TEV_END);
 	assert_int_equal(tr.ev[1].a, 0x100);
@@ -103,6 +106,26 @@ static void test_lines(void **st)
 	assert_int_equal(tr.ev[2].b, 1);
 	assert_int_equal(tr.ev[3].type, TEV_OTHER);
 	assert_string_equal(tev_name(TEV_ISO_MIGRATE), "isolate_migrate");
+	(void)st;
+}
+
+/* The task's pid: after the last '-' of TASK-PID; -1 without one. */
+static void test_pid(void **st)
+{
+	const char in[] =
+		"    kworker/u4:1-37      [000] .....     1.000000: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n"
+		"           <...>-1234    [001] .....     1.000001: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n"
+		"         kworker        [001] .....     1.000002: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n"
+		"          a-b-c-         [001] .....     1.000003: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n"
+		"  x-12345678901          [001] .....     1.000004: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n";
+
+	assert_int_equal(parse_trace(in, sizeof(in) - 1, &tr), 0);
+	assert_int_equal(tr.n, 5);
+	assert_int_equal(tr.ev[0].pid, 37);
+	assert_int_equal(tr.ev[1].pid, 1234);
+	assert_int_equal(tr.ev[2].pid, -1);
+	assert_int_equal(tr.ev[3].pid, -1);
+	assert_int_equal(tr.ev[4].pid, -1);	/* too many digits for a pid */
 	(void)st;
 }
 
@@ -134,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_pid),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_robust),
 	};
