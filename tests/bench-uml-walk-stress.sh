@@ -3,7 +3,7 @@
 # (default 600) of aging and eviction on 4 CPUs: 4 processes of 48 MiB
 # touching, freeing and forking at random, two of them in a memcg limited
 # to 48 MiB (so it swaps to zram), every lruvec aged and evicted every
-# 100 ms (tests/walk-guest.sh stress).  Prints what was done and every
+# 100 ms (walk-probe, rootfs/walk-probe.sh stress).  Prints what was done and every
 # kernel warning, oops or OOM kill; fails if there is one.
 cd "$(dirname "$0")/.." || exit 2
 secs=${STRESS_SECONDS:-600}
@@ -11,7 +11,7 @@ uml/kbuild.sh uml-walk >/dev/null || { echo "bench: uml-walk does not build"; ex
 echo "== uml-walk: ${secs} s aging/eviction stress, 4 CPUs, 256 MiB, DEBUG_VM"
 start=$(date +%s)
 out=$(./umkit exec -V uml-walk -c 4 -t $((secs + 120)) -- env SECS="$secs" \
-	sh -c "$(cat tests/walk-guest.sh)" walk stress 2>&1)
+	walk-probe stress 2>&1)
 rc=$?
 printf '%s\n' "$out" | awk '$1 == "stress" {
 	printf "%-32s %s\n%-32s %s\n%-32s %s\n%-32s %s kB\n", "agings", $2, "evictions", $3,

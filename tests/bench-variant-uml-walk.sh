@@ -3,11 +3,11 @@
 # over BENCH_BOOTS boots of each kernel (default 5): mean, standard
 # deviation and % change of
 #
-#   - base against uml-walk (tests/walk-guest.sh hotset): a 64 MiB
+#   - base against uml-walk (walk-probe (rootfs/walk-probe.sh) hotset): a 64 MiB
 #     process re-reads 16 MiB after each aging; the pages of it that the
 #     aging puts in the two youngest generations, the page faults of the
 #     re-read and the aging write's duration (means over 7 rounds);
-#   - in uml-walk, with the test secondary MMU at 1 us a call (walk-guest
+#   - in uml-walk, with the test secondary MMU at 1 us a call (walk-probe
 #     notify): notifier calls per page and the aging write's duration,
 #     one combined clear_young call (lru_gen_young_separate N, 7.2)
 #     against separate test_young and clear_young calls (Y), with every
@@ -16,19 +16,19 @@ cd "$(dirname "$0")/.." || exit 2
 boots=${BENCH_BOOTS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-GUEST=$(cat tests/walk-guest.sh)
+
 
 for v in base uml-walk; do
 	uml/kbuild.sh $v >/dev/null || { echo "bench: variant $v does not build"; exit 1; }
 done
 . tests/bench-stats.sh
 
-# guest VARIANT TASK ENV...: one boot running walk-guest.sh TASK, output
+# guest VARIANT TASK ENV...: one boot running walk-probe TASK, output
 # in $tmp/out
 guest() {
 	v=$1 t=$2; shift 2
-	if ! ./umkit exec -V "$v" -t 300 -- env "$@" sh -c "$GUEST" walk "$t" > "$tmp/out" 2>&1; then
-		echo "bench: walk-guest $t on $v failed:"; cat "$tmp/out"; exit 1
+	if ! ./umkit exec -V "$v" -t 300 -- env "$@" walk-probe "$t" > "$tmp/out" 2>&1; then
+		echo "bench: walk-probe $t on $v failed:"; cat "$tmp/out"; exit 1
 	fi
 }
 

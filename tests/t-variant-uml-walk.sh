@@ -16,7 +16,7 @@ V=uml-walk NAME=tvuw-$$
 cleanup() { "$UMKIT" stop "$NAME" >/dev/null 2>&1; }
 trap cleanup EXIT INT TERM
 walk() { "$UMKIT" exec -V $V -t 300 "$@" 2>&1; }
-GUEST=$(cat "$TOP/tests/walk-guest.sh")
+
 
 variant_build $V
 like "its description names seed 003" "$(cat "$TOP/patches/$V/description")" '^Seed 003: '
@@ -31,7 +31,7 @@ is "$V: lru_gen/enabled shows the walk (0x0003)" \
 # is seen once a tick syncs it; the walk then skips any PTE table that one
 # of its faults holds locked (whole tables of 512 PTEs: seen 2560 of 4096
 # once on 4 CPUs of a loaded host), so more than half is asserted for it.
-out=$(walk -- sh -c "$GUEST" walk accuracy)
+out=$(walk -- walk-probe accuracy)
 seen() { printf '%s\n' "$out" | awk -v k="$1" -v m="$2" '$1 == "accuracy" && $2 == k && $3 == m {print $4}'; }
 for k in blocked busy; do
 	n=$(seen $k Y) min=3900
@@ -53,7 +53,7 @@ done
 # Its 64 MiB process maps 16384 pages (the walk sees a few more PTEs);
 # the process does not touch them, so only the secondary MMU makes any
 # young: all (young_every 1), half (2) or none (0).
-out=$(walk -- env COST_NS=2000 sh -c "$GUEST" walk notify)
+out=$(walk -- env COST_NS=2000 walk-probe notify)
 # per mode and young_every: TEST CLEAR of the last such line, WRITE_NS and
 # CALL_NS the least of its lines (the host's preemption only adds time)
 get() { printf '%s\n' "$out" | awk -v m="$1" -v e="$2" '$1 == "notify" && $2 == m && $3 == e {
@@ -95,7 +95,7 @@ else
 fi
 
 # A short aging/eviction stress on 4 CPUs: no warning, nothing killed.
-out=$(walk -c 4 -- env SECS=20 sh -c "$GUEST" walk stress)
+out=$(walk -c 4 -- env SECS=20 walk-probe stress)
 rc=$?
 is "$V: the 20 s stress on 4 CPUs exits 0" "$rc" 0
 like "$V: it aged and evicted, and all 4 processes finished" "$out" '^stress [1-9][0-9]* [1-9][0-9]* [1-9][0-9]*/4 '

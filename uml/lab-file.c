@@ -342,6 +342,13 @@ act_opt(struct lp *p, const char *name, const char *val, void *arg)
 			a->status = (int)v;
 		else
 			PERR(p, "status=%s: want 0-255 or any", val);
+	} else if (strcmp(name, "result") == 0) {
+		char	*names = xstrdup(val), *q, *save = NULL;
+
+		/* result=NAME[,NAME]: the result lines the command prints */
+		for (q = strtok_r(names, ",", &save); q; q = strtok_r(NULL, ",", &save))
+			push_str(&p->wl, &p->nwl, q);
+		free(names);
 	} else if (strcmp(name, "points") == 0) {
 		if (int_arg(val, 0, 1000, &v))
 			a->check.points = (int)v;
@@ -669,7 +676,7 @@ step_line(struct lp *p, const char *kw, const char *rest)
 	} else if (strcmp(kw, "run") == 0 || strcmp(kw, "bg") == 0) {
 		a = new_act(p, kw[0] == 'r' ? LA_RUN : LA_BG);
 		a->timeout_s = kw[0] == 'r' ? 60 : 0;
-		options(p, &rest, kw[0] == 'r' ? "timeout status" : "", act_opt, a);
+		options(p, &rest, kw[0] == 'r' ? "timeout status result" : "result", act_opt, a);
 		if (*rest == '\0')
 			PERR(p, "%s: a guest command expected", kw);
 		a->text = expand_lets(p, rest);

@@ -1,5 +1,5 @@
-# tests/walk-guest.sh - guest side of the uml-walk tests and benchmarks.
-# Run in a guest: umkit exec -- sh -c "$(cat tests/walk-guest.sh)" walk TASK
+# walk-probe - guest side of the uml-walk tests, benchmarks and lab 06.
+# In every guest as /usr/bin/walk-probe: umkit exec -- walk-probe TASK
 #
 #   accuracy   how many of 4096 pages read after an aging the next aging
 #              finds young, for a reader blocked in the kernel during the
@@ -29,7 +29,7 @@
 D=/sys/kernel/debug T=/sys/kernel/tracing CG=/sys/fs/cgroup
 TOUCH=/usr/lib/umkit/umkit-touch
 
-fail() { echo "walk-guest: $*" >&2; exit 1; }
+fail() { echo "walk-probe: $*" >&2; exit 1; }
 
 # start_toucher MIB: umkit-touch MIB in memcg /t on fds 3 (in) and 4 (out)
 start_toucher() {
