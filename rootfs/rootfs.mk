@@ -21,6 +21,8 @@ umkit-hello_SRCS = rootfs/hello.c
 umkit-hello_FLAGS = -nostdlib
 
 GUEST_BINS	 = $(addprefix $(B)/rootfs/bin/,$(GUEST_PROGS))
+# Guest shell scripts: rootfs/NAME.sh is /usr/bin/NAME in the guest.
+GUEST_SCRIPTS	:= rootfs/compaction-round.sh rootfs/walk-probe.sh
 
 all: $(ROOTFS)
 rootfs: $(ROOTFS)
@@ -30,7 +32,7 @@ $(B)/rootfs/bin/%: $$(%_SRCS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static $($*_FLAGS) -Iuml -o $@ $(filter %.c,$^)
 
-$(ROOTFS): rootfs/mkdevs.sh $(GUEST_BINS) $(BUSYBOX) rootfs/rootfs.mk
+$(ROOTFS): rootfs/mkdevs.sh $(GUEST_BINS) $(GUEST_SCRIPTS) $(BUSYBOX) rootfs/rootfs.mk
 	@rm -rf $(B)/rootfs/stage && mkdir -p $(B)/rootfs/stage
 	@cd $(B)/rootfs/stage && mkdir -p bin sbin usr/bin usr/lib/umkit usr/local/bin proc sys dev tmp root etc
 	@cp $(BUSYBOX) $(B)/rootfs/stage/bin/busybox
@@ -39,6 +41,8 @@ $(ROOTFS): rootfs/mkdevs.sh $(GUEST_BINS) $(BUSYBOX) rootfs/rootfs.mk
 	@cp $(GUEST_BINS) $(B)/rootfs/stage/usr/lib/umkit/
 	@mv $(B)/rootfs/stage/usr/lib/umkit/umkit-init $(B)/rootfs/stage/init
 	@for w in $(WORKLOADS); do ln -s ../lib/umkit/umkit-wl $(B)/rootfs/stage/usr/bin/$$w; done
+	@for f in $(GUEST_SCRIPTS); do n=$$(basename $$f .sh); \
+		cp $$f $(B)/rootfs/stage/usr/bin/$$n && chmod 755 $(B)/rootfs/stage/usr/bin/$$n; done
 	@echo 'root:x:0:0:root:/root:/bin/sh' > $(B)/rootfs/stage/etc/passwd
 	@echo 'PS1="umkit# "' > $(B)/rootfs/stage/etc/profile
 	@sh rootfs/mkdevs.sh > $@.tmp

@@ -49,6 +49,44 @@ no_leftovers() {
 	if [ -z "$_p$_m$_r" ]; then ok "$1"
 	else not_ok "$1" "uml pids: $_p" "mounts: $_m" "run/: $_r"; fi
 }
+
+# Terminal tests: the script defines tm() (tmux on its own socket) and a
+# session whose pane is target t.
+# poll_screen PATTERN [TRIES]: poll the pane every 0.1 s (TRIES times,
+# default 50) until it shows the extended regex PATTERN; $screen holds
+# the last capture.  Quiet: the caller reports.
+poll_screen() {
+	_i=0
+	while [ $_i -lt "${2:-50}" ]; do
+		screen=$(tm capture-pane -p -t t)
+		printf '%s\n' "$screen" | grep -Eq -- "$1" && return 0
+		sleep 0.1; _i=$((_i + 1))
+	done
+	return 1
+}
+# wait_for PATTERN [TRIES]: poll_screen, and a failed check (with the
+# screen) when the pattern never shows: a wait is never a silent sleep.
+wait_for() {
+	poll_screen "$@" && return 0
+	not_ok "screen shows /$1/ within $(( ${2:-50} / 10 )) s" "screen:" "$screen"
+	return 1
+}
+# poll_row ROW PATTERN [TRIES]: poll until the pane has ROW rows and row
+# ROW matches PATTERN; $row holds that row.  Quiet.
+poll_row() {
+	_i=0
+	while [ $_i -lt "${3:-50}" ]; do
+		screen=$(tm capture-pane -p -t t)
+		row=$(printf '%s\n' "$screen" | sed -n "${1}p")
+		if [ "$(printf '%s\n' "$screen" | wc -l)" -eq "$1" ] &&
+		    printf '%s\n' "$row" | grep -Eq -- "$2"; then
+			return 0
+		fi
+		sleep 0.1; _i=$((_i + 1))
+	done
+	return 1
+}
+
 done_testing() {
 	echo "1..$_n"
 	[ "$_failed" -eq 0 ]

@@ -97,4 +97,13 @@ like "a bad --slow is named" "$rc:$out" "^125:umkit: --slow fast"
 out=$("$UMKIT" lab "$TOP/tests/fixtures/labs/ui.lab" </dev/null 2>&1); rc=$?
 like "interactive without a terminal says to use --batch" "$rc:$out" "needs a terminal .*--batch"
 no_leftovers "errors leave nothing behind"
+
+# umkit get: the values labs check, for a user.
+out=$("$UMKIT" get "$TOP/tests/fixtures/guest" lru_gen.max_seq 'zoneinfo[Normal].managed' 2>&1)
+like "get: one line per spec" "$out" "^lru_gen.max_seq [0-9]+
+zoneinfo\[Normal\]\.managed [0-9]+$"
+out=$("$UMKIT" get "$TOP/tests/fixtures/guest" lru_gen.max_sq 2>&1); rc=$?
+like "get: a bad spec is named, exit 1" "$rc:$out" "^1:umkit: lru_gen.max_sq: unknown field 'max_sq'"
+out=$("$UMKIT" get nosuchguest vmstat.pgfault 2>&1); rc=$?
+like "get: a guest that is not running" "$rc:$out" "^125:umkit: no running guest 'nosuchguest'"
 done_testing

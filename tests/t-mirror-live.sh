@@ -52,19 +52,18 @@ like "vmstat has the compaction counters" "$mk" '^compact_migrate_scanned$'
 # MGLRU: read lru_gen, age once through the mirror, max_seq rises.
 lg=$(cat "$MA/sys/kernel/debug/lru_gen")
 like "lru_gen reads through the mirror" "$lg" '^memcg +[0-9]+ '
-first_block='/^memcg/ { if (m != "") exit; m = $2 }
-	/^ *node/ { if (n != "") exit; n = $2; next }
-	n != "" && $1 ~ /^[0-9]+$/ { s = $1 }
-	END { print m, n, s }'
-set -- $(printf '%s\n' "$lg" | awk "$first_block")
-memcg=$1 node=$2 max=$3
+V=$TOP/build/bin/umkit-value
+lru() { "$V" "$MA" 'lru_gen[memcg=/,node=0].memcg' 'lru_gen[memcg=/,node=0].max_seq' 2>&1 |
+	awk '{ print $2 }' | tr '\n' ' '; }
+set -- $(lru)
+memcg=$1 node=0 max=$2
 if echo "+ $memcg $node $max" > "$MA/sys/kernel/debug/lru_gen"; then
 	ok "aging command '+ $memcg $node $max' is accepted"
 else
 	not_ok "aging command '+ $memcg $node $max' is accepted"
 fi
-set -- $(awk "$first_block" "$MA/sys/kernel/debug/lru_gen")
-is "max_seq rose by one" "$3" "$((max + 1))"
+set -- $(lru)
+is "max_seq rose by one" "$2" "$((max + 1))"
 # (dd, not echo: dash reports every failed echo as "I/O error")
 err=$(echo "+ $memcg $node 999999" | dd of="$MA/sys/kernel/debug/lru_gen" 2>&1)
 like "a bad aging command fails with the guest's errno" "$err" 'Invalid argument'
@@ -84,13 +83,18 @@ check "mnt/proc/../../etc/passwd is not the host's" \
 	sh -c "! cat '$MA/proc/../../etc/passwd' >/dev/null 2>&1"
 like "an absolute guest symlink stays inside the mount" \
 	"$(readlink "$MA/proc/1/exe")" '^\.\./\.\./'
-bad=
+bad= links=0
 for l in "$MA"/proc/1/* "$MA"/proc/1/fd/* "$MA"/sys/class/*/*; do
 	[ -L "$l" ] || continue
+	links=$((links + 1))
 	r=$(realpath -m "$l")
 	case "$r" in "$MA"/*|"$MA") ;; *) bad="$bad $l->$r" ;; esac
 done
-is "no guest symlink resolves outside the mount" "$bad" ""
+if [ "$links" -ge 10 ] && [ -z "$bad" ]; then
+	ok "no guest symlink resolves outside the mount ($links checked)"
+else
+	not_ok "no guest symlink resolves outside the mount" "$links symlinks checked" "$bad"
+fi
 
 # Eight concurrent readers each get whole, well-formed files.
 nkeys=$(printf '%s\n' "$mk" | wc -l)
@@ -124,14 +128,19 @@ R=$TMP/rec
 is "record exits 0" "$?" 0
 is "recording header line" "$(head -1 "$R/umkit-recording")" "umkit-recording 1"
 like "recording header keys" "$(cat "$R/umkit-recording")" '^started_unix_ms [0-9]{13}$'
+# (at most 10 ticks; on a loaded host a snapshot of every file through
+# the mirror may take several: speed is make bench-mirror's business)
 n=$(wc -l < "$R/index")
-if [ "$n" -ge 5 ] && [ "$n" -le 10 ]; then ok "2 s at 200 ms: $n snapshots"
-else not_ok "2 s at 200 ms: 5..10 snapshots" "got $n" "$(cat "$TMP/rec.log")"; fi
+if [ "$n" -ge 2 ] && [ "$n" -le 10 ]; then ok "2 s at 200 ms: $n snapshots"
+else not_ok "2 s at 200 ms: 2..10 snapshots" "got $n" "$(cat "$TMP/rec.log")"; fi
 like "index lines are 'seq unix_ms elapsed_ms'" "$(head -1 "$R/index")" '^000000 [0-9]{13} [0-9]+$'
 last=$(tail -1 "$R/index" | cut -d' ' -f1)
 is "a snapshot's vmstat has the guest's keys" \
 	"$(awk '{print $1}' "$R/snap/$last/proc/vmstat")" "$gk"
 like "a snapshot has lru_gen" "$(cat "$R/snap/$last/sys/kernel/debug/lru_gen")" '^memcg '
+like "a snapshot is a root for values" \
+	"$("$V" "$R/snap/$last" 'lru_gen[memcg=/,node=0].max_seq' memory.stat.anon 2>&1 |
+	tr '\n' ' ')" "^lru_gen\[memcg=/,node=0\]\.max_seq $((max + 1)) memory.stat.anon [0-9]+ $"
 like "a snapshot has the guest's processes" "$(ls "$R/snap/$last/proc")" '^1$'
 
 # Record guest B and stop it mid-way: the recording ends cleanly.
@@ -139,7 +148,11 @@ R2=$TMP/rec2
 t0=$(ms)
 "$UMKIT" record $B "$R2" --every 200 --for 30 2>"$TMP/rec2.log" &
 rp=$!
-sleep 1.5
+# stop it once three snapshots are in (a loaded host is slow to take them)
+i=0
+while [ $i -lt 100 ] && [ "$(wc -l < "$R2/index" 2>/dev/null || echo 0)" -lt 3 ]; do
+	sleep 0.1; i=$((i + 1))
+done
 "$UMKIT" stop $B
 wait $rp
 rc=$?

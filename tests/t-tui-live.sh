@@ -36,27 +36,17 @@ if ! out=$("$UMKIT" start -n "$NAME" 2>&1); then
 fi
 ok "guest $NAME started with its mirror"
 
-# the seqs of the first lruvec in the mirror's lru_gen
-lru() { awk '/^memcg/ { m++ } m == 1 && NF == 4 && $1 ~ /^[0-9]+$/ { if (min == "") min = $1; max = $1 }
-	/^memcg/ && m == 1 { id = $2 } END { print id, min, max }' "$MNT/sys/kernel/debug/lru_gen"; }
-set -- $(lru)
-memcg=$1 min=$2 max=$3
+# the root memcg's seqs on node 0, through the value layer
+V=$TOP/build/bin/umkit-value
+set -- $("$V" "$MNT" 'lru_gen[memcg=/,node=0].memcg' 'lru_gen[memcg=/,node=0].min_seq' \
+	'lru_gen[memcg=/,node=0].max_seq' 2>&1)
+memcg=$2 min=$4 max=$6
 like "mirror: lru_gen has generations" "$memcg $min $max" "^[0-9]+ [0-9]+ [0-9]+$"
-
-wait_for() {
-	i=0
-	while [ $i -lt "${2:-80}" ]; do
-		screen=$(tm capture-pane -p -t t)
-		printf '%s\n' "$screen" | grep -Eq -- "$1" && return 0
-		sleep 0.1; i=$((i + 1))
-	done
-	return 1
-}
 
 tm new-session -d -s t -x 100 -y 30 "env -u TMUX sh"
 tm set-option -t t status off >/dev/null
 tm send-keys -t t "$TUI --root $MNT --interval 200; echo tui-exit=\$?" Enter
-if wait_for "gens $min\.\.$max"; then ok "live: LRU view shows gens $min..$max"
+if poll_screen "gens $min\.\.$max" 80; then ok "live: LRU view shows gens $min..$max"
 else not_ok "live: LRU view shows gens $min..$max" "$screen"; fi
 like "live: status line says live" "$screen" "live .*run/$NAME/mnt \| every 200ms"
 
@@ -67,42 +57,42 @@ else
 	not_ok "aging command ran in the guest" "$out"
 fi
 new=$((max + 1))
-if wait_for "gens [0-9]+\.\.$new"; then ok "live: one more generation after aging (max seq $new)"
+if poll_screen "gens [0-9]+\.\.$new" 80; then ok "live: one more generation after aging (max seq $new)"
 else not_ok "live: one more generation after aging (max seq $new)" "$screen"; fi
 like "live: the new generation is marked as aged" "$screen" "^ +$new +[0-9.]+m?s +aged \+1"
 like "live: the aging is counted" "$screen" "agings seen 1,"
 
 tm send-keys -t t 2
-if wait_for "Node 0 zone Normal +pfn"; then ok "live: compaction view maps the zone"
+if poll_screen "Node 0 zone Normal +pfn" 80; then ok "live: compaction view maps the zone"
 else not_ok "live: compaction view maps the zone" "$screen"; fi
 tm send-keys -t t 3
-if wait_for "umkit-agent"; then ok "live: counters view lists guest processes"
+if poll_screen "umkit-agent" 80; then ok "live: counters view lists guest processes"
 else not_ok "live: counters view lists guest processes" "$screen"; fi
 tm send-keys -t t 4
-if wait_for "MemTotal [0-9]+ kB"; then ok "live: overview shows meminfo"
+if poll_screen "MemTotal [0-9]+ kB" 80; then ok "live: overview shows meminfo"
 else not_ok "live: overview shows meminfo" "$screen"; fi
 tm send-keys -t t q
-if wait_for "tui-exit=0"; then ok "live: q quits"; else not_ok "live: q quits" "$screen"; fi
+if poll_screen "tui-exit=0" 80; then ok "live: q quits"; else not_ok "live: q quits" "$screen"; fi
 
 # the guest goes away under the running TUI: it must keep running and say so
 tm send-keys -t t "clear; $TUI --root $MNT --view overview --interval 200; echo tui-exit=\$?" Enter
-wait_for "MemTotal [0-9]+ kB" >/dev/null
+wait_for "MemTotal [0-9]+ kB" 80
 # First the guest dies (the mirror stays mounted and answers EIO)...
 kill -KILL "$(cat "$TOP/run/$NAME/uml.pid")"
-if wait_for "guest not responding" 50; then
+if poll_screen "guest not responding" 50; then
 	ok "live: a dead guest shows 'guest not responding'"
 else
 	not_ok "live: a dead guest shows 'guest not responding'" "$screen"
 fi
 # ...then it is stopped and the mirror unmounted.
 "$UMKIT" stop "$NAME" >/dev/null 2>&1
-if wait_for "not readable|not responding|Transport endpoint|No such" 50; then
+if poll_screen "not readable|not responding|Transport endpoint|No such" 50; then
 	ok "live: a stopped guest is reported in the TUI"
 else
 	not_ok "live: a stopped guest is reported in the TUI" "$screen"
 fi
 tm send-keys -t t q
-if wait_for "tui-exit=0"; then ok "live: q still quits after the guest stopped"
+if poll_screen "tui-exit=0" 80; then ok "live: q still quits after the guest stopped"
 else not_ok "live: q still quits after the guest stopped" "$screen"; fi
 tm kill-server 2>/dev/null
 no_leftovers "nothing left behind"

@@ -11,6 +11,9 @@ unit-list: $(UNIT_TESTS)
 	@mkdir -p $(B)/tests
 	@printf '%s\n' $(UNIT_TESTS) > $(B)/tests/unit.list
 
+# The seed variants rss-lazy and compaction-noacct: a guest program, benchmarks.
+include tests/variants-mm.mk
+
 # 'make bench': each bench-* target prints its own figures.
 .PHONY: bench bench-build bench-boot bench-disk bench-workloads
 bench: bench-build bench-boot bench-disk bench-workloads bench-mirror bench-tui
@@ -47,3 +50,25 @@ $(B)/tests/bench-run: tests/bench-run.c tests/bench.h
 
 bench-guest-io: all $(B)/tests/bench-initrd $(B)/tests/bench-run
 	@sh tests/bench-guest-io.sh
+
+# Seed variants: each tests/bench-variant-*.sh prints one variant's figures
+# against base.  bench-variants-variants-lru: lru-batch and uml-walk only,
+# with the 10-minute uml-walk stress (bench-uml-walk-stress,
+# STRESS_SECONDS=600), which plain 'make bench' leaves out.
+.PHONY: bench-variants bench-variants-variants-lru bench-uml-walk-stress
+bench: bench-variants
+bench-variants: all
+	@for f in tests/bench-variant-*.sh; do sh $$f || exit 1; done
+bench-variants-variants-lru: all
+	@sh tests/bench-variant-lru-batch.sh
+	@sh tests/bench-variant-uml-walk.sh
+	@sh tests/bench-uml-walk-stress.sh
+bench-uml-walk-stress: all
+	@sh tests/bench-uml-walk-stress.sh
+
+# umkit-touch: a guest process with controlled page accesses (the
+# uml-walk tests and benchmarks).  The rootfs rule's prerequisites are
+# read before this file, hence the explicit one.
+GUEST_PROGS	+= umkit-touch
+umkit-touch_SRCS = tests/guest-touch.c
+$(ROOTFS): $(B)/rootfs/bin/umkit-touch

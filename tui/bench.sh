@@ -3,15 +3,20 @@
 #
 # 1. Median time to update (read + parse every file of the view) and
 #    render (draw + curses refresh) one frame at 200x60, per view: the TUI
-#    runs --bench-frames 200 in a detached 200x60 tmux pane.
+#    runs --bench-frames 200 in a detached 200x60 tmux pane.  "replay" is
+#    the compaction view replaying the captured fragment run
+#    (tests/fixtures/compact) at its last event, the costliest to draw;
+#    "compact-fx" the same view and root without the replay, for the
+#    ratio (that root's kpageflags is twice the other's).
 # 2. Host CPU at 10 Hz: the TUI runs normally with --interval 100 in a
-#    200x60 pane for 10 s on each view; CPU = (utime + stime) from
-#    /proc/PID/stat over wall time.
+#    200x60 pane for 10 s on each view (and the replay playing at 10
+#    events/s); CPU = (utime + stime) from /proc/PID/stat over wall time.
 # Targets: <= 2 ms per frame, <= 3% of one core at 10 Hz.
 set -eu
 cd "$(dirname "$0")/.."
 TUI=${1:-build/bin/umkit-tui}
 FX=$PWD/tests/fixtures/guest
+CX=$PWD/tests/fixtures/compact
 SOCK=umkit-bench-$$
 SECS=${BENCH_SECS:-10}
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -22,9 +27,14 @@ hz=$(getconf CLK_TCK)
 tmux -L "$SOCK" new-session -d -s b -x 200 -y 60 "sh"
 tmux -L "$SOCK" set-option -t b status off >/dev/null
 echo "bench-tui: fixture root $FX, 200x60 tmux pane"
-for v in lru compaction counters overview; do
+for v in lru compaction counters overview compact-fx replay; do
+	case $v in
+	compact-fx) args="--root $CX --view compaction" ;;
+	replay) args="--root $CX --replay-at 133" ;;	# the run's last event
+	*) args="--root $FX --view $v" ;;
+	esac
 	: > "$out"
-	tmux -L "$SOCK" send-keys -t b "$PWD/$TUI --root $FX --view $v --bench-frames 200 2> $out; echo done-$v" Enter
+	tmux -L "$SOCK" send-keys -t b "$PWD/$TUI $args --bench-frames 200 2> $out; echo done-$v" Enter
 	i=0
 	until grep -q frames "$out" 2>/dev/null; do
 		sleep 0.2; i=$((i + 1))
@@ -33,9 +43,16 @@ for v in lru compaction counters overview; do
 	awk -v v="$v" '{ for (i = 1; i < NF; i++) f[$i] = $(i + 1) }
 		END { printf "frame %-10s median %.3f ms  mean %.3f ms  max %.3f ms  (%s frames at %s, target <= 2 ms)\n",
 			v, f["median_ms"], f["mean_ms"], f["max_ms"], f["frames"], f["size"] }' "$out"
+	[ "$v" = compact-fx ] && base=$(sed -n 's/.*median_ms \([0-9.]*\).*/\1/p' "$out")
+	[ "$v" = replay ] && sed -n 's/.*median_ms \([0-9.]*\).*/\1/p' "$out" |
+		awk -v b="$base" '{ printf "replay / compact-fx median ratio %.2f (the replay'"'"'s own cost)\n", $1 / b }'
 done
-for v in lru compaction counters overview; do
-	tmux -L "$SOCK" send-keys -t b "clear; exec_tui() { $PWD/$TUI --root $FX --view $v --interval 100; }; exec_tui" Enter
+for v in lru compaction counters overview replay; do
+	case $v in
+	replay) args="--root $CX --replay-at 1" ;;	# p plays it, 10 events/s
+	*) args="--root $FX --view $v" ;;
+	esac
+	tmux -L "$SOCK" send-keys -t b "clear; exec_tui() { $PWD/$TUI $args --interval 100; }; exec_tui" Enter
 	shell=$(tmux -L "$SOCK" display -p -t b '#{pane_pid}')
 	pid=
 	i=0
@@ -45,6 +62,8 @@ for v in lru compaction counters overview; do
 	done
 	[ -n "$pid" ] || { echo "bench-tui: TUI did not start" >&2; exit 1; }
 	sleep 1
+	# the run's 133 events at 10 a second outlast the measurement
+	[ "$v" != replay ] || tmux -L "$SOCK" send-keys -t b p
 	t0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
 	w0=$(date +%s.%N)
 	sleep "$SECS"

@@ -120,6 +120,9 @@ void draw_init_curses(void)
 		[C_TAB] = { COLOR_WHITE, COLOR_BLUE, A_REVERSE, 0 },
 		[C_TABSEL] = { COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_BOLD },
 		[C_MARK] = { COLOR_YELLOW, -1, A_BOLD | A_UNDERLINE, A_BOLD },
+		/* strip cells a replayed scanner has passed */
+		[C_MIGPASS] = { COLOR_BLACK, COLOR_YELLOW, A_UNDERLINE, 0 },
+		[C_FREEPASS] = { COLOR_BLACK, COLOR_MAGENTA, A_UNDERLINE | A_DIM, 0 },
 	};
 
 	for (int i = 0; i < C_COUNT; i++) {

@@ -3,43 +3,31 @@
 
 #include "parse.h"
 
+/* Where zone z's header goes. */
+static void slot(void *arg, int z, int **node, char **name, int **norders)
+{
+	struct bi_zone *bz = &((struct buddyinfo *)arg)->zone[z];
+
+	*node = &bz->node;
+	*name = bz->name;
+	*norders = &bz->norders;
+}
+
+/* A free block count. */
+static bool value(void *arg, int z, int order, struct tok t)
+{
+	return tok_u64(t, &((struct buddyinfo *)arg)->zone[z].nr_free[order]);
+}
+
 /* Parse one row per zone with its free block count per order. */
 int parse_buddyinfo(const char *buf, size_t len, struct buddyinfo *bi)
 {
-	struct lines l;
-	struct tok line, t[4 + P_MAX_ORDERS + 1];
-	const int max = 4 + P_MAX_ORDERS + 1;
+	static const struct zone_row_ops ops = {
+		.file = "buddyinfo", .what = "count", .whats = "counts",
+		.slot = slot, .value = value,
+	};
 
 	memset(bi, 0, sizeof(*bi));
-	lines_init(&l, buf, len);
-	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, max);
-		struct bi_zone *z;
-
-		if (n == 0)
-			continue;
-		if (n > max)
-			n = max;
-		if (bi->nzones >= P_MAX_ZONES) {
-			perr(bi->err, l.lineno, "more than %d zones", P_MAX_ZONES);
-			break;
-		}
-		z = &bi->zone[bi->nzones];
-		if (!tok_node_zone(t, n, &z->node, z->name) || n < 5) {
-			perr(bi->err, l.lineno, "expected 'Node N, zone NAME counts...'");
-			continue;
-		}
-		z->norders = 0;
-		for (int i = 4; i < n && z->norders < P_MAX_ORDERS; i++) {
-			if (!tok_u64(t[i], &z->nr_free[z->norders])) {
-				perr(bi->err, l.lineno, "bad count for order %d", z->norders);
-				break;
-			}
-			z->norders++;
-		}
-		bi->nzones++;
-	}
-	if (bi->nzones == 0)
-		perr(bi->err, 0, "buddyinfo: no zones");
+	bi->nzones = zone_rows(buf, len, bi->err, &ops, bi);
 	return bi->err[0] ? -1 : 0;
 }

@@ -25,43 +25,31 @@ static bool milli(struct tok t, int *out)
 	return true;
 }
 
+/* Where zone z's header goes. */
+static void slot(void *arg, int z, int **node, char **name, int **norders)
+{
+	struct ef_zone *ez = &((struct extfrag *)arg)->zone[z];
+
+	*node = &ez->node;
+	*name = ez->name;
+	*norders = &ez->norders;
+}
+
+/* An index in thousandths. */
+static bool value(void *arg, int z, int order, struct tok t)
+{
+	return milli(t, &((struct extfrag *)arg)->zone[z].milli[order]);
+}
+
 /* Parse one row per zone. */
 int parse_extfrag(const char *buf, size_t len, struct extfrag *ef)
 {
-	struct lines l;
-	struct tok line, t[4 + P_MAX_ORDERS + 1];
-	const int max = 4 + P_MAX_ORDERS + 1;
+	static const struct zone_row_ops ops = {
+		.file = "extfrag", .what = "index", .whats = "indices",
+		.slot = slot, .value = value,
+	};
 
 	memset(ef, 0, sizeof(*ef));
-	lines_init(&l, buf, len);
-	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, max);
-		struct ef_zone *z;
-
-		if (n == 0)
-			continue;
-		if (n > max)
-			n = max;
-		if (ef->nzones >= P_MAX_ZONES) {
-			perr(ef->err, l.lineno, "more than %d zones", P_MAX_ZONES);
-			break;
-		}
-		z = &ef->zone[ef->nzones];
-		if (!tok_node_zone(t, n, &z->node, z->name) || n < 5) {
-			perr(ef->err, l.lineno, "expected 'Node N, zone NAME indices...'");
-			continue;
-		}
-		z->norders = 0;
-		for (int i = 4; i < n && z->norders < P_MAX_ORDERS; i++) {
-			if (!milli(t[i], &z->milli[z->norders])) {
-				perr(ef->err, l.lineno, "bad index for order %d", z->norders);
-				break;
-			}
-			z->norders++;
-		}
-		ef->nzones++;
-	}
-	if (ef->nzones == 0)
-		perr(ef->err, 0, "extfrag: no zones");
+	ef->nzones = zone_rows(buf, len, ef->err, &ops, ef);
 	return ef->err[0] ? -1 : 0;
 }

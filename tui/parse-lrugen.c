@@ -152,8 +152,7 @@ int parse_lrugen(const char *buf, size_t len, struct lrugen *lg)
 			perr(lg->err, l.lineno, "unrecognised row (%d fields)", n);
 		}
 	}
-	if (len > 0 && buf[len - 1] != '\n')
-		perr(lg->err, l.lineno, "lru_gen truncated (no final newline)");
+	cut_short(lg->err, buf, len, l.lineno, "lru_gen");
 	if (lg->n == 0)
 		perr(lg->err, 0, "lru_gen: no memcg found");
 	return lg->err[0] ? -1 : 0;
@@ -165,4 +164,19 @@ void lrugen_free(struct lrugen *lg)
 	free(lg->memcg);
 	lg->memcg = NULL;
 	lg->n = lg->cap = 0;
+}
+
+/* The last generation is the youngest. */
+u64 lg_max_seq(const struct lg_node *nd)
+{
+	return nd->ngens ? nd->gen[nd->ngens - 1].seq : 0;
+}
+
+/* Generations are in seq order: the first not gone for both types. */
+u64 lg_min_seq(const struct lg_node *nd)
+{
+	for (int i = 0; i < nd->ngens; i++)
+		if (!nd->gen[i].gone[0] || !nd->gen[i].gone[1])
+			return nd->gen[i].seq;
+	return lg_max_seq(nd);
 }

@@ -26,7 +26,6 @@ int parse_meminfo(const char *buf, size_t len, struct meminfo *mi)
 	}
 	if (mi->kv.n == 0)
 		perr(mi->err, 0, "meminfo: no fields");
-	if (len > 0 && buf[len - 1] != '\n')
-		perr(mi->err, l.lineno, "meminfo truncated (no final newline)");
+	cut_short(mi->err, buf, len, l.lineno, "meminfo");
 	return mi->err[0] ? -1 : 0;
 }

@@ -111,6 +111,7 @@ int parse_pagetypeinfo(const char *buf, size_t len, struct pagetypeinfo *p)
 		else if (sec != OTHER)
 			perr(p->err, l.lineno, "unrecognised line");
 	}
+	cut_short(p->err, buf, len, l.lineno, "pagetypeinfo");
 	if (p->pages_per_block == 0)
 		perr(p->err, 0, "pagetypeinfo: no 'Pages per block' line");
 	else if (p->nblocks == 0)

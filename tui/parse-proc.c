@@ -1,5 +1,5 @@
-/* parse-proc.c - /proc/PID/status, /proc/PID/statm, /proc/stat and
- * /proc/pressure/memory. */
+/* parse-proc.c - /proc/PID/status, /proc/PID/statm, /proc/stat,
+ * /proc/pressure/memory and /proc/sys/kernel/osrelease. */
 #include <string.h>
 
 #include "parse.h"
@@ -49,6 +49,7 @@ int parse_pidstatus(const char *buf, size_t len, struct pidstatus *ps)
 				}
 		}
 	}
+	cut_short(ps->err, buf, len, l.lineno, "status");
 	if (!have_pid)
 		perr(ps->err, 0, "status: no Pid line");
 	return ps->err[0] ? -1 : 0;
@@ -73,7 +74,37 @@ int parse_statm(const char *buf, size_t len, struct statm *sm)
 			perr(sm->err, 1, "statm: bad number %d", i + 1);
 			return -1;
 		}
+	if (cut_short(sm->err, buf, len, 1, "statm")) {
+		memset(sm, 0, offsetof(struct statm, err));
+		return -1;
+	}
 	return 0;
+}
+
+/* The leading "MAJOR.MINOR" of the kernel release string. */
+int parse_osrelease(const char *buf, size_t len, struct osrelease *o)
+{
+	struct lines l;
+	struct tok line, t[2], rest;
+	u64 major, minor;
+
+	memset(o, 0, sizeof(*o));
+	lines_init(&l, buf, len);
+	if (!lines_next(&l, &line) || tok_split(line, t, 2) != 1 ||
+	    !tok_u64_prefix(t[0], &major, &rest) || rest.n < 2 || rest.s[0] != '.') {
+		perr(o->err, 1, "osrelease: expected MAJOR.MINOR");
+		return -1;
+	}
+	rest.s++;
+	rest.n--;
+	if (!tok_u64_prefix(rest, &minor, &rest) || (rest.n && rest.s[0] != '.' &&
+	    rest.s[0] != '-' && rest.s[0] != '+') || major > 999 || minor > 999) {
+		perr(o->err, 1, "osrelease: expected MAJOR.MINOR");
+		return -1;
+	}
+	o->major = (int)major;
+	o->minor = (int)minor;
+	return cut_short(o->err, buf, len, 1, "osrelease") ? -1 : 0;
 }
 
 /* The aggregate cpu line and the count of per-cpu lines. */
@@ -105,6 +136,7 @@ int parse_cpustat(const char *buf, size_t len, struct cpustat *cs)
 				perr(cs->err, l.lineno, "stat: bad cpu field %d", i + 1);
 		have = true;
 	}
+	cut_short(cs->err, buf, len, l.lineno, "stat");
 	if (!have)
 		perr(cs->err, 0, "stat: no cpu line");
 	return cs->err[0] ? -1 : 0;
@@ -172,6 +204,7 @@ int parse_psi(const char *buf, size_t len, struct psi *p)
 		pl->present = true;
 next:		;
 	}
+	cut_short(p->err, buf, len, l.lineno, "psi");
 	if (!p->some.present)
 		perr(p->err, 0, "psi: no 'some' line");
 	return p->err[0] ? -1 : 0;

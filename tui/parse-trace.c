@@ -152,8 +152,27 @@ static bool fill(struct tev *e, struct tok args)
 	return false;
 }
 
-/* Parse one event line; 1 compaction event, 0 other event, -1 bad. */
-static int event_line(struct tok line, struct tev *e)
+/* The PID of "TASK-PID" before the cpu field at br, or -1. */
+static int task_pid(const char *s, const char *br)
+{
+	const char *p = br;
+	long pid = 0, mul = 1;
+
+	while (p > s && p[-1] == ' ')
+		p--;
+	if (p == s || p[-1] < '0' || p[-1] > '9')
+		return -1;
+	while (p > s && p[-1] >= '0' && p[-1] <= '9' && mul <= 100000000) {
+		pid += (p[-1] - '0') * mul;
+		mul *= 10;
+		p--;
+	}
+	return p > s && p[-1] == '-' ? (int)pid : -1;
+}
+
+/* Parse one event line; 1 compaction event, 0 other event, -1 bad.
+ * *event gets the event's name whenever the line has one. */
+static int event_line(struct tok line, struct tev *e, struct tok *event)
 {
 	struct tok t[8], name, args;
 	const char *br = NULL;
@@ -167,6 +186,7 @@ static int event_line(struct tok line, struct tev *e)
 		}
 	if (!br)
 		return -1;
+	e->pid = task_pid(line.s, br);
 	{
 		struct tok c = { br + 1, (size_t)(line.s + line.n - br - 1) }, rest;
 		u64 cpu;
@@ -187,6 +207,7 @@ static int event_line(struct tok line, struct tev *e)
 	if (name.n < 2 || name.s[name.n - 1] != ':')
 		return -1;
 	name.n--;
+	*event = name;
 	args.s = name.s + name.n + 1;
 	args.n = (size_t)(line.s + line.n - args.s);
 	if (name.n < 14 || memcmp(name.s, "mm_compaction_", 14) != 0)
@@ -206,20 +227,27 @@ int parse_trace(const char *buf, size_t len, struct trace *tr)
 
 	tr->n = 0;
 	tr->other_lines = 0;
+	tr->counts.n = 0;
 	tr->err[0] = '\0';
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
+		struct tok event = { NULL, 0 };
 		struct tev e;
 		int r;
 
+		/* a read of the ring buffer may end mid-line: that line is
+		 * not an event yet (its numbers may be cut), so skip it */
+		if (line.s + line.n == buf + len && buf[len - 1] != '\n')
+			break;
 		while (line.n && line.s[0] == ' ')
 			line.s++, line.n--;
 		if (line.n == 0 || line.s[0] == '#')
 			continue;
 		memset(&e, 0, sizeof(e));
-		r = event_line(line, &e);
+		r = event_line(line, &e, &event);
+		if (r >= 0)
+			(*kv_slot(&tr->counts, event))++;
 		if (r < 0) {
-			/* the last line of a truncated read is expected to be cut */
 			perr(tr->err, l.lineno, "unreadable trace line");
 			continue;
 		}
@@ -242,4 +270,5 @@ void trace_free(struct trace *tr)
 	free(tr->ev);
 	tr->ev = NULL;
 	tr->n = tr->cap = 0;
+	kv_free(&tr->counts);
 }

@@ -154,6 +154,15 @@ void tok_copy(char *dst, size_t n, struct tok t)
 	dst[k] = '\0';
 }
 
+/* A last line without its newline: the read was cut. */
+bool cut_short(char *err, const char *buf, size_t len, int lineno, const char *what)
+{
+	if (len == 0 || buf[len - 1] == '\n')
+		return false;
+	perr(err, lineno, "%s truncated (no final newline)", what);
+	return true;
+}
+
 /* Keep the first error message only. */
 void perr(char *err, int lineno, const char *fmt, ...)
 {
@@ -179,6 +188,19 @@ void kv_add(struct kvlist *l, struct tok name, u64 val)
 	tok_copy(l->v[l->n].name, sizeof(l->v[l->n].name), name);
 	l->v[l->n].val = val;
 	l->n++;
+}
+
+/* Find name, or append it with value 0. */
+u64 *kv_slot(struct kvlist *l, struct tok name)
+{
+	char key[sizeof(l->v[0].name)];
+
+	tok_copy(key, sizeof(key), name);
+	for (int i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, key))
+			return &l->v[i].val;
+	kv_add(l, name, 0);
+	return &l->v[l->n - 1].val;
 }
 
 /* Linear search by name (lists are a few hundred entries). */
@@ -207,6 +229,50 @@ void kv_free(struct kvlist *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = l->cap = 0;
+}
+
+/* One "Node N, zone NAME v..." row per line; see parse.h. */
+int zone_rows(const char *buf, size_t len, char *err, const struct zone_row_ops *ops,
+	      void *arg)
+{
+	struct lines l;
+	struct tok line, t[4 + P_MAX_ORDERS + 1];
+	const int max = 4 + P_MAX_ORDERS + 1;
+	int nz = 0;
+
+	err[0] = '\0';
+	lines_init(&l, buf, len);
+	while (lines_next(&l, &line)) {
+		int n = tok_split(line, t, max), *node, *norders;
+		char *name;
+
+		if (n == 0)
+			continue;
+		if (n > max)
+			n = max;
+		if (nz >= P_MAX_ZONES) {
+			perr(err, l.lineno, "more than %d zones", P_MAX_ZONES);
+			break;
+		}
+		ops->slot(arg, nz, &node, &name, &norders);
+		if (!tok_node_zone(t, n, node, name) || n < 5) {
+			perr(err, l.lineno, "expected 'Node N, zone NAME %s...'", ops->whats);
+			continue;
+		}
+		*norders = 0;
+		for (int i = 4; i < n && *norders < P_MAX_ORDERS; i++) {
+			if (!ops->value(arg, nz, *norders, t[i])) {
+				perr(err, l.lineno, "bad %s for order %d", ops->what, *norders);
+				break;
+			}
+			(*norders)++;
+		}
+		nz++;
+	}
+	cut_short(err, buf, len, l.lineno, ops->file);
+	if (nz == 0)
+		perr(err, 0, "%s: no zones", ops->file);
+	return nz;
 }
 
 /* Match the "Node N, zone NAME" prefix used by several /proc files. */

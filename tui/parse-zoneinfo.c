@@ -128,8 +128,7 @@ int parse_zoneinfo(const char *buf, size_t len, struct zoneinfo *zi)
 			perr(zi->err, l.lineno, "unrecognised line");
 		}
 	}
-	if (len > 0 && buf[len - 1] != '\n')
-		perr(zi->err, l.lineno, "zoneinfo truncated (no final newline)");
+	cut_short(zi->err, buf, len, l.lineno, "zoneinfo");
 	if (zi->nzones == 0)
 		perr(zi->err, 0, "zoneinfo: no zones");
 	return zi->err[0] ? -1 : 0;

@@ -1,6 +1,18 @@
 /*
  * parse.h - parsers for the kernel text (and binary) files the TUI reads.
  *
+ * These parsers, the MGLRU history model (lruhist.h), the value layer
+ * (values.h) and the recording format (recfmt.h) make up one library,
+ * build/lib/libumkit-parse.a, which the TUI, umkit-value, the launcher
+ * (recordings, lab checks), the unit tests and the fuzzers all link, so
+ * that every one of them reads a kernel file the same way.  It lives in
+ * tui/ because these files were written for the TUI and tui/ is where
+ * the code that reads a root directory (a mirror, a recording, /) is;
+ * uml/ is the launcher and kernel side, and the fixed top-level layout
+ * has no place for a library of its own.  It needs no curses: besides
+ * libc it wants xmalloc/xrealloc/xstrdup from util.h, which each program
+ * links from its own util.c.
+ *
  * Every parser is a pure function of (buf, len): buf need not be
  * NUL-terminated and may be truncated or malformed anywhere.  A parser
  * never reads outside buf, never crashes, keeps whatever it could read in
@@ -17,6 +29,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define PERR_LEN	160	/* room for one error message */
 #define P_MAX_ZONES	16	/* zones (all nodes) kept per file */
@@ -25,6 +38,29 @@
 #define P_NAME_LEN	16	/* zone / migrate type names */
 
 typedef unsigned long long u64;
+
+/* ---- rdfile.c: whole files into buffers -------------------------------- */
+
+/* A growable byte buffer (always NUL-terminated after a read). */
+struct buf {
+	char	*p;
+	size_t	 len, cap;
+};
+
+/* Make room for need bytes plus a NUL. */
+void	buf_reserve(struct buf *, size_t need);
+/*
+ * Read fd into out, after what it already holds: to EOF with read(2)
+ * when want is 0, else with pread(2) from off until out holds want bytes
+ * (or EOF).  The content is NUL-terminated.  Returns 0 or -errno.
+ */
+int	buf_read_fd(struct buf *out, int fd, size_t want, off_t off);
+/* Replace out's content with all of file rel under directory dirfd
+ * (one read loop: procfs and a mirror hand a file over whole).
+ * Returns 0 or -errno. */
+int	buf_read_at(struct buf *out, int dirfd, const char *rel);
+/* Free the buffer's storage. */
+void	buf_free(struct buf *);
 
 /* ---- parse-util.c: shared helpers -------------------------------------- */
 
@@ -61,9 +97,35 @@ bool	tok_hex(struct tok t, u64 *v);
 void	tok_copy(char *dst, size_t n, struct tok t);
 /* Read "Node N, zone NAME[,]" from the first four tokens of a line. */
 bool	tok_node_zone(const struct tok *t, int n, int *node, char *name);
+/* Whether (buf, len) was cut short: not empty and without a final
+ * newline (procfs, sysfs and debugfs end every line with one).  Records
+ * "line L: WHAT truncated (no final newline)" in err when it was. */
+bool	cut_short(char *err, const char *buf, size_t len, int lineno, const char *what);
 /* Record the first error: "line L: message" (L omitted when 0). */
 void	perr(char *err, int lineno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Files of one row per zone, "Node N, zone NAME  v0 v1 ...", one value
+ * per page order (buddyinfo, extfrag_index, unusable_index).  For row z
+ * (at most P_MAX_ZONES), slot() says where its node, name (P_NAME_LEN)
+ * and number of orders go, and value() stores the value of each order
+ * (at most P_MAX_ORDERS), false when the token is not one ("bad WHAT for
+ * order K" ends the row).  zone_rows() returns the number of rows kept;
+ * errors go to err as perr() records them ("line 3: expected 'Node N,
+ * zone NAME counts...'", "buddyinfo truncated ...", "buddyinfo: no
+ * zones").
+ */
+struct zone_row_ops {
+	const char	*file;		/* "buddyinfo", "extfrag" */
+	const char	*what;		/* "count", "index" */
+	const char	*whats;		/* "counts", "indices" */
+	/* where row z's node and name go */
+	void		(*slot)(void *arg, int z, int **node, char **name, int **norders);
+	bool		(*value)(void *arg, int z, int order, struct tok t);
+};
+int	zone_rows(const char *buf, size_t len, char *err, const struct zone_row_ops *,
+		  void *arg);
 
 /* A growable list of name/value pairs (vmstat, meminfo, zone stats). */
 struct kv {
@@ -77,6 +139,8 @@ struct kvlist {
 
 /* Append one pair (name truncated to fit). */
 void	kv_add(struct kvlist *, struct tok name, u64 val);
+/* The value slot of name, added with value 0 when absent. */
+u64	*kv_slot(struct kvlist *, struct tok name);
 /* Look a name up; true and *val set when present. */
 bool	kv_get(const struct kvlist *, const char *name, u64 *val);
 /* The value of name, or 0 when absent. */
@@ -84,13 +148,15 @@ u64	kv_val(const struct kvlist *, const char *name);
 /* Release the list's storage. */
 void	kv_free(struct kvlist *);
 
-/* ---- parse-vmstat.c: /proc/vmstat -------------------------------------- */
+/* ---- parse-vmstat.c: /proc/vmstat, cgroup memory.stat ------------------ */
 
 struct vmstat {
 	struct kvlist	kv;		/* "name value" in file order */
 	char		err[PERR_LEN];
 };
 int	parse_vmstat(const char *buf, size_t len, struct vmstat *);
+/* A cgroup v2 memory.stat file: "name value" lines too. */
+int	parse_memstat(const char *buf, size_t len, struct vmstat *);
 
 /* ---- parse-meminfo.c: /proc/meminfo ------------------------------------ */
 
@@ -146,6 +212,12 @@ struct lrugen {
 };
 int	parse_lrugen(const char *buf, size_t len, struct lrugen *);
 void	lrugen_free(struct lrugen *);
+/* The youngest generation's seq (max_seq); 0 without generations. */
+u64	lg_max_seq(const struct lg_node *);
+/* The oldest generation still holding pages of some type (min_seq):
+ * the first one not marked gone for both types; the youngest when all
+ * are. */
+u64	lg_min_seq(const struct lg_node *);
 
 /* ---- parse-zoneinfo.c: /proc/zoneinfo ---------------------------------- */
 
@@ -251,6 +323,7 @@ enum tev_type {
 struct tev {
 	double		ts;		/* seconds */
 	int		cpu;
+	int		pid;		/* of TASK-PID; -1 when unreadable */
 	enum tev_type	type;
 	u64		a, b, c, d;
 	bool		sync;
@@ -261,6 +334,7 @@ struct trace {
 	int		 n, cap;
 	struct tev	*ev;		/* compaction events in file order */
 	int		 other_lines;	/* events of other subsystems */
+	struct kvlist	 counts;	/* events per name, every subsystem */
 	char		 err[PERR_LEN];
 };
 int	parse_trace(const char *buf, size_t len, struct trace *);
@@ -321,6 +395,13 @@ struct statm {
 	char	err[PERR_LEN];
 };
 int	parse_statm(const char *buf, size_t len, struct statm *);
+
+/* /proc/sys/kernel/osrelease: "MAJOR.MINOR[.PATCH][-EXTRA]". */
+struct osrelease {
+	int	major, minor;
+	char	err[PERR_LEN];
+};
+int	parse_osrelease(const char *buf, size_t len, struct osrelease *);
 
 /* The aggregate "cpu" line of /proc/stat, in USER_HZ ticks. */
 struct cpustat {

@@ -1,7 +1,8 @@
 /*
  * source.c - where the TUI's files come from: a root directory (fixtures,
  * a live FUSE mirror, "/" of the host) or a recording made by
- * `umkit record` (DIR/umkit-recording, DIR/index, DIR/snap/SEQ/...).
+ * `umkit record` (DIR/umkit-recording, DIR/index, DIR/snap/SEQ/...;
+ * recfmt.h reads them).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,63 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "recfmt.h"
 #include "tui.h"
 #include "util.h"
 
 #define FUSE_SUPER_MAGIC 0x65735546
-
-/* Make room for at least need bytes plus a NUL. */
-static void buf_reserve(struct buf *b, size_t need)
-{
-	if (need + 1 > b->cap) {
-		b->cap = need + 1 > 2 * b->cap ? need + 1 : 2 * b->cap;
-		if (b->cap < 4096)
-			b->cap = 4096;
-		b->p = xrealloc(b->p, b->cap);
-	}
-}
-
-/* Free a buffer. */
-void buf_free(struct buf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
-}
-
-/*
- * Read fd into out, after what it holds: to EOF with read(2) when want is
- * 0, else with pread(2) from off until out holds want bytes (or EOF).  The
- * content is NUL-terminated.  Returns 0 or -errno.
- */
-static int read_fd(int fd, struct buf *out, size_t want, off_t off)
-{
-	ssize_t r;
-
-	if (want)
-		buf_reserve(out, want);
-	for (;;) {
-		if (!want && out->len + 16384 + 1 > out->cap)
-			buf_reserve(out, out->len + 65536);
-		if (want && out->len >= want)
-			break;
-		if (want)
-			r = pread(fd, out->p + out->len, want - out->len, off + (off_t)out->len);
-		else
-			r = read(fd, out->p + out->len, out->cap - 1 - out->len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			out->p[out->len] = '\0';
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		out->len += (size_t)r;
-	}
-	out->p[out->len] = '\0';
-	return 0;
-}
 
 /* Read a whole small file of the recording's directory. */
 static char *slurp(int dirfd, const char *rel, size_t *len)
@@ -79,42 +28,35 @@ static char *slurp(int dirfd, const char *rel, size_t *len)
 
 	if (fd < 0)
 		return NULL;
-	read_fd(fd, &b, 0, 0);
+	buf_read_fd(&b, fd, 0, 0);
 	close(fd);
 	*len = b.len;
 	return b.p;
 }
 
-/* Load DIR/index of a recording: "<seq> <unix_ms> <elapsed_ms>" lines. */
+/* Load DIR/index of a recording (recfmt.h has the format). */
 static void load_index(struct source *s, int rootfd)
 {
 	size_t len;
-	char *txt = slurp(rootfd, "index", &len), *line, *save = NULL;
+	char *txt = slurp(rootfd, REC_INDEX, &len);
 
 	if (!txt)
-		fatal("%s: recording without an index file", s->root);
-	for (line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct snap sn;
-
-		if (sscanf(line, "%u %lld %lld", &sn.seq, &sn.unix_ms, &sn.elapsed_ms) != 3)
-			continue;
-		s->snaps = xrealloc(s->snaps, (size_t)(s->nsnaps + 1) * sizeof(sn));
-		s->snaps[s->nsnaps++] = sn;
-	}
+		fatalx("%s: recording without an index file", s->root);
+	s->nsnaps = rec_index_parse(txt, len, &s->snaps);
 	free(txt);
 	if (s->nsnaps == 0)
-		fatal("%s: recording index has no snapshots", s->root);
+		fatalx("%s: recording index has no snapshots", s->root);
 }
 
 /* Open the snapshot directory for position cur. */
 static int open_snap(struct source *s, int cur)
 {
-	char rel[4096];
+	char rel[64], path[4096];
 
-	if ((size_t)snprintf(rel, sizeof(rel), "%s/snap/%06u", s->root,
-			     s->snaps[cur].seq) >= sizeof(rel))
-		fatal("%s: path too long", s->root);
-	return open(rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rec_snap_rel(rel, sizeof(rel), s->snaps[cur].seq, false);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", s->root, rel) >= sizeof(path))
+		fatalx("%s: path too long", s->root);
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 /* Decide what kind of root this is and open it. */
@@ -129,11 +71,14 @@ void source_open(struct source *s, const char *root)
 	s->root = xstrdup(root);
 	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
-		fatal("%s: %s", root, strerror(errno));
-	hdr = slurp(rootfd, "umkit-recording", &len);
+		fatal("%s", root);
+	hdr = slurp(rootfd, REC_HEADER, &len);
 	if (hdr) {
-		if (strncmp(hdr, "umkit-recording 1\n", 18) != 0)
-			fatal("%s: unknown recording format (want 'umkit-recording 1')", root);
+		struct rec_header h;
+		char err[REC_ERR_LEN];
+
+		if (rec_header_parse(hdr, len, &h, err, sizeof(err)) < 0)
+			fatalx("%s: %s", root, err);
 		free(hdr);
 		s->kind = SRC_RECORDING;
 		load_index(s, rootfd);
@@ -141,7 +86,7 @@ void source_open(struct source *s, const char *root)
 		s->cur = 0;
 		s->dirfd = open_snap(s, 0);
 		if (s->dirfd < 0)
-			fatal("%s: snapshot %06u: %s", root, s->snaps[0].seq, strerror(errno));
+			fatal("%s: snapshot %06u", root, s->snaps[0].seq);
 		return;
 	}
 	s->dirfd = rootfd;
@@ -177,15 +122,10 @@ static int note(struct source *s, const char *rel, int e)
 /* Read the whole file with one read loop. */
 int source_read(struct source *s, const char *rel, struct buf *out)
 {
-	int fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC), r;
+	int r = buf_read_at(out, s->dirfd, rel);
 
-	out->len = 0;
-	buf_reserve(out, 0);
-	out->p[0] = '\0';
-	if (fd < 0)
-		return note(s, rel, errno);
-	r = read_fd(fd, out, 0, 0);
-	close(fd);
+	if (s->on_read)
+		s->on_read(rel, s->on_read_arg);
 	return r < 0 ? note(s, rel, -r) : 0;
 }
 
@@ -195,11 +135,13 @@ int source_pread(struct source *s, const char *rel, off_t off, size_t len,
 {
 	int fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC), r;
 
+	if (s->on_read)
+		s->on_read(rel, s->on_read_arg);
 	out->len = 0;
 	buf_reserve(out, len);
 	if (fd < 0)
 		return note(s, rel, errno);
-	r = read_fd(fd, out, len, off);
+	r = buf_read_fd(out, fd, len, off);
 	close(fd);
 	return r < 0 ? note(s, rel, -r) : 0;
 }
@@ -276,7 +218,7 @@ void source_label(const struct source *s, char *out, size_t n)
 {
 	switch (s->kind) {
 	case SRC_RECORDING: {
-		const struct snap *sn = &s->snaps[s->cur];
+		const struct rec_snap *sn = &s->snaps[s->cur];
 		time_t t = (time_t)(sn->unix_ms / 1000);
 		struct tm tm;
 		char when[32];

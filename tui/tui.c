@@ -5,6 +5,7 @@
  *
  *   umkit-tui [--root DIR] [--view NAME] [--dump[=VIEW]] [--interval MS]
  *             [--cols N --rows N] [--ascii] [--lab-pane FILE]
+ *             [--replay-at [RUN:]EVENT]
  */
 #include <curses.h>
 #include <errno.h>
@@ -21,11 +22,6 @@
 
 #include "tui.h"
 #include "util.h"
-
-const struct view *const data_views[] = {
-	&view_lru, &view_compact, &view_counters, &view_overview,
-};
-const int ndata_views = 4;
 
 static const int intervals[] = { 100, 200, 500, 1000, 2000, 5000, 10000 };
 #define NINTERVALS (int)(sizeof(intervals) / sizeof(intervals[0]))
@@ -408,6 +404,16 @@ static int run(void)
 		if (lab_pane_fd() >= 0 && lab_pane_read())
 			lab_runner_messages();
 		wait = T.paused ? 250 : (int)(next - now);
+		if (T.view->tick) {
+			/* an animation (a replay playing) redraws on its own clock */
+			bool changed = false;
+			double due = T.view->tick(now, &changed);
+
+			if (changed)
+				show();
+			if (due >= 0 && due - now < wait)
+				wait = (int)(due - now);
+		}
 		/* the lab runner's messages are read at least every 50 ms */
 		if (lab_pane_fd() >= 0 && wait > 50)
 			wait = 50;
@@ -465,11 +471,43 @@ static int bench(int n)
 	return 0;
 }
 
+/* Parse --replay-at's [RUN:]EVENT (numbers from 1; no RUN: 0, the last). */
+static bool parse_replay_at(const char *arg, int *run, int *ev)
+{
+	const char *colon = strchr(arg, ':');
+	char *end;
+	long r = 0, e;
+
+	if (colon) {
+		r = strtol(arg, &end, 10);
+		if (end != colon || end == arg || r < 1 || r > 1000000)
+			return false;
+		arg = colon + 1;
+	}
+	e = strtol(arg, &end, 10);
+	if (*end || end == arg || e < 1 || e > 100000000)
+		return false;
+	*run = (int)r;
+	*ev = (int)e;
+	return true;
+}
+
+/* --replay-at: start the compaction view's replay on the trace just read;
+ * what the trace cannot satisfy is an error naming the option. */
+static void start_replay(const char *arg, int run, int ev)
+{
+	const char *err;
+
+	if (arg && (err = compact_replay_start(run, ev)) != NULL)
+		fatalx("--replay-at %s: %s", arg, err);
+}
+
 /* Usage text. */
 static void usage(FILE *f)
 {
 	fputs("usage: umkit-tui [--root DIR] [--view NAME] [--dump[=VIEW]] [--interval MS]\n"
 	      "                 [--cols N] [--rows N] [--ascii] [--lab-pane FILE]\n"
+	      "                 [--replay-at [RUN:]EVENT]\n"
 	      "  --root DIR      files come from DIR: a live mirror (run/NAME/mnt),\n"
 	      "                  a recording (umkit record), or / (default)\n"
 	      "  --view NAME     lru, compaction, counters, overview or help\n"
@@ -478,7 +516,10 @@ static void usage(FILE *f)
 	      "  --interval MS   refresh interval (default 1000)\n"
 	      "  --ascii         no UTF-8 block characters\n"
 	      "  --lab-pane FILE show FILE's text in a lab pane (key L)\n"
-	      "  --lab-fd N      the lab pane of 'umkit lab', on socket N\n", f);
+	      "  --lab-fd N      the lab pane of 'umkit lab', on socket N\n"
+	      "  --replay-at [RUN:]EVENT\n"
+	      "                  the compaction view replaying run RUN (default: the\n"
+	      "                  last) of the trace buffer at its event EVENT (from 1)\n", f);
 }
 
 /* Parse options, then dump one frame or run interactively. */
@@ -495,12 +536,14 @@ int main(int argc, char **argv)
 		{ "lab-pane", required_argument, NULL, 'l' },
 		{ "lab-fd", required_argument, NULL, 'L' },
 		{ "bench-frames", required_argument, NULL, 'B' },
+		{ "replay-at", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *root = "/", *term = getenv("TERM"), *nc = getenv("NO_COLOR");
-	bool dump = false, ascii = false;
-	int cols = 80, rows = 24, bench_n = 0, o;
+	const char *replay_at = NULL;
+	bool dump = false, ascii = false, view_given = false;
+	int cols = 80, rows = 24, bench_n = 0, replay_run = 0, replay_ev = 0, o;
 
 	progname = "umkit-tui";
 	fatal_status = 1;
@@ -511,11 +554,11 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
 		case 'R': root = optarg; break;
-		case 'v': T.view = view_by_name(optarg); break;
+		case 'v': T.view = view_by_name(optarg); view_given = true; break;
 		case 'd':
 			dump = true;
 			if (optarg)
-				T.view = view_by_name(optarg);
+				T.view = view_by_name(optarg), view_given = true;
 			break;
 		case 'i':
 			T.interval_ms = atoi(optarg);
@@ -531,6 +574,11 @@ int main(int argc, char **argv)
 			T.lab_shown = T.lab_runner = true;
 			break;
 		case 'B': bench_n = atoi(optarg); break;
+		case 'P':
+			replay_at = optarg;
+			if (!parse_replay_at(optarg, &replay_run, &replay_ev))
+				fatalx("--replay-at: '%s' is not [RUN:]EVENT (numbers from 1)", optarg);
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -541,6 +589,10 @@ int main(int argc, char **argv)
 	}
 	if (cols < 20 || rows < 5 || cols > 1000 || rows > 1000)
 		fatalx("--cols/--rows: %dx%d is out of range (20x5 .. 1000x1000)", cols, rows);
+	if (replay_at && view_given && T.view != &view_compact)
+		fatalx("--replay-at: the compaction view replays, not the %s view", T.view->name);
+	if (replay_at)
+		T.view = &view_compact;
 	if (T.view == &view_help)
 		T.back = &view_lru;
 	ui.utf8 = !ascii && !strcmp(nl_langinfo(CODESET), "UTF-8") &&
@@ -554,9 +606,14 @@ int main(int argc, char **argv)
 	if (dump) {
 		cv_resize(&T.cv, cols, rows);
 		update(false);
+		start_replay(replay_at, replay_run, replay_ev);
 		render();
 		cv_dump(&T.cv, stdout);
 		return 0;
+	}
+	if (bench_n > 0 || replay_at) {
+		update(false);
+		start_replay(replay_at, replay_run, replay_ev);
 	}
 	if (bench_n > 0)
 		return bench(bench_n);

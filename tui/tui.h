@@ -11,14 +11,9 @@
 #include <sys/types.h>
 
 #include "parse.h"
+#include "recfmt.h"
 
 /* ---- source.c ----------------------------------------------------------- */
-
-/* A growable byte buffer (always NUL-terminated after a read). */
-struct buf {
-	char	*p;
-	size_t	 len, cap;
-};
 
 enum src_kind {
 	SRC_DIR,		/* any directory tree (fixtures) */
@@ -27,19 +22,17 @@ enum src_kind {
 	SRC_RECORDING,		/* a directory written by umkit record */
 };
 
-struct snap {
-	unsigned	seq;
-	long long	unix_ms, elapsed_ms;
-};
-
 struct source {
 	enum src_kind	 kind;
 	char		*root;		/* as given on the command line */
 	int		 dirfd;		/* the tree files are read from */
-	struct snap	*snaps;		/* recordings: the index, in time order */
+	struct rec_snap	*snaps;		/* recordings: the index, in time order */
 	int		 nsnaps, cur;
 	char		 err[200];	/* first error since source_tick() */
 	int		 err_errno;
+	/* Called with each root-relative path read (tests); may be NULL. */
+	void		(*on_read)(const char *rel, void *arg);
+	void		*on_read_arg;
 };
 
 /* Open root (a directory; a recording when it holds umkit-recording).
@@ -66,8 +59,6 @@ int	source_step(struct source *, int delta);
 double	source_now_ms(const struct source *);
 /* One-line description for the status line ("live run/x/mnt", ...). */
 void	source_label(const struct source *, char *out, size_t n);
-/* Free the buffer's storage. */
-void	buf_free(struct buf *);
 
 /* ---- draw.c ------------------------------------------------------------- */
 
@@ -75,7 +66,7 @@ void	buf_free(struct buf *);
 enum {
 	C_NORM, C_TITLE, C_DIM, C_ANON, C_FILE, C_FREE, C_MOVABLE, C_UNMOVABLE,
 	C_HOLE, C_MIGRATE, C_FREESCAN, C_WARN, C_GOOD, C_STATUS, C_TAB, C_TABSEL,
-	C_MARK, C_COUNT
+	C_MARK, C_MIGPASS, C_FREEPASS, C_COUNT
 };
 
 struct cell {
@@ -185,13 +176,28 @@ struct view {
 	void		(*update)(struct ctx *);	/* read files */
 	void		(*draw)(struct frame *);
 	int		(*key)(int ch);			/* 1: consumed */
-	const char	*help;		/* its own keys, "k: what" lines */
+	/* Optional: advance what the view animates (a replay playing) to
+	 * wall-clock time now_ms (the monotonic clock, in ms); sets *changed
+	 * when the frame must be drawn again, and returns the wall time of
+	 * its next change, or a negative value when nothing is due. */
+	double		(*tick)(double now_ms, bool *changed);
+	const char	*help;		/* one line, then its keys, '\n' between */
+	/* Every root-relative file update() may read, as glob patterns,
+	 * NULL-terminated: uml/record.files must keep them all
+	 * (test-view-files checks both against what the view reads). */
+	const char *const *files;
 };
 
 extern const struct view view_lru, view_compact, view_counters,
 	view_overview, view_help;
 
-/* The data views in key order (1..4), defined in tui.c. */
+/* view-compact.c: replay run number run (1-based; 0: the last run in
+ * the trace buffer) from its event number event (1-based), paused, on
+ * the trace the last update read.  Returns NULL, or what is wrong ("run
+ * 3: the trace buffer has 1 run"). */
+const char *compact_replay_start(int run, int event);
+
+/* The data views in key order (1..4), defined in views.c. */
 extern const struct view *const data_views[];
 extern const int ndata_views;
 

@@ -1,8 +1,12 @@
 /*
  * view-counters.c - counter modes: the mm rss counters (anon, file, shmem,
  * swap) of the largest processes as /proc/PID/status reports them next to
- * /proc/PID/statm's resident count, with the counter mode where the kernel
- * exposes one; and global vmstat counters next to the sum of the per-zone
+ * /proc/PID/statm's resident count, with each mm's counter mode: the
+ * RssCounterMode line of a kernel that has one (the rss-lazy variant:
+ * atomic until a second thread, then percpu; a switch is marked as it is
+ * seen, with the global count from vmstat rss_percpu_switch), else the mode
+ * the kernel's version implies for every mm (percpu_counter since Linux
+ * 6.2); and global vmstat counters next to the sum of the per-zone
  * counters of /proc/zoneinfo, the bound on the per-cpu deltas not yet
  * folded in (stat threshold x cpus), and their rates.
  */
@@ -20,6 +24,8 @@
  */
 #define RANK_EVERY_MS	2000
 #define PROCS_EVERY_FRAME 6
+#define MARK_MS		5000	/* how long a mode switch stays marked */
+#define MAX_SEEN	256	/* processes whose last mode is remembered */
 
 struct proc_row {
 	int		 pid;
@@ -47,6 +53,26 @@ static int nprocs, nprocs_all;
 static struct rate grates[NGCS];
 static int rc_vm, rc_zi, rc_proc, ncpus;
 static bool any_mode;
+
+/* The last mode seen per pid, and when it last changed. */
+struct mode_seen {
+	int	pid;
+	char	mode[16];
+	double	changed_at, seen_at;
+};
+static struct mode_seen seen[MAX_SEEN];
+static int nseen;
+/* The mode every mm has on a kernel without a mode line ("" if unknown). */
+static char implied[16];
+static struct osrelease osrel;
+static bool have_rel;
+/* vmstat rss_percpu_switch, and when it last rose. */
+static u64 switches;
+static bool have_switches;
+static double switches_rose_at;
+static u64 switches_rose_by;
+/* The time of the data last read. */
+static double data_now;
 
 /* Nothing to set up before the first update. */
 static void counters_init(void)
@@ -90,15 +116,75 @@ static int by_rss(const void *x, const void *y)
 	return a->pid - b->pid;
 }
 
-/* Re-read the status of procs[i]; returns whether it could be read. */
-static bool read_status(struct source *src, int i)
+/* The remembered mode of pid, or a new slot for it (the least recently
+ * seen one when all are taken). */
+static struct mode_seen *seen_of(int pid)
 {
-	char rel[64];
+	struct mode_seen *old = NULL;
 
-	snprintf(rel, sizeof(rel), "proc/%d/status", procs[i].pid);
-	procs[i].have_status = source_read(src, rel, &fbuf) == 0 &&
+	for (int i = 0; i < nseen; i++) {
+		if (seen[i].pid == pid)
+			return &seen[i];
+		if (!old || seen[i].seen_at < old->seen_at)
+			old = &seen[i];
+	}
+	if (nseen < MAX_SEEN)
+		old = &seen[nseen++];
+	memset(old, 0, sizeof(*old));
+	old->pid = pid;
+	return old;
+}
+
+/* Remember pid's reported mode; a change from a known mode is a switch. */
+static void note_mode(int pid, const char *mode, double now)
+{
+	struct mode_seen *m = seen_of(pid);
+
+	if (m->mode[0] && strcmp(m->mode, mode) != 0)
+		m->changed_at = now;
+	snprintf(m->mode, sizeof(m->mode), "%.15s", mode);
+	m->seen_at = now;
+}
+
+/* Whether pid's mode changed less than MARK_MS before now. */
+static bool mode_switched(int pid, double now)
+{
+	for (int i = 0; i < nseen; i++)
+		if (seen[i].pid == pid)
+			return seen[i].changed_at > 0 && now - seen[i].changed_at < MARK_MS;
+	return false;
+}
+
+/* Re-read the status of procs[i]; returns whether it could be read. */
+static bool read_status(struct source *src, int i, double now)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "proc/%d/status", procs[i].pid);
+	procs[i].have_status = source_read(src, path, &fbuf) == 0 &&
 		parse_pidstatus(fbuf.p, fbuf.len, &procs[i].st) == 0;
+	if (procs[i].have_status && procs[i].st.mode[0]) {
+		any_mode = true;
+		note_mode(procs[i].pid, procs[i].st.mode, now);
+	}
 	return procs[i].have_status;
+}
+
+/*
+ * The mode of every mm on a kernel whose status has no mode line, from its
+ * release: mm rss counters are percpu_counters since Linux 6.2 (commit
+ * f1a7941243c1, "mm: convert mm's rss stats into percpu_counter"), atomic
+ * counters with per-thread caches before.
+ */
+static void read_release(struct source *src)
+{
+	have_rel = source_read(src, "proc/sys/kernel/osrelease", &fbuf) == 0 &&
+		parse_osrelease(fbuf.p, fbuf.len, &osrel) == 0;
+	if (!have_rel)
+		implied[0] = '\0';
+	else
+		snprintf(implied, sizeof(implied), "%s",
+			 osrel.major > 6 || (osrel.major == 6 && osrel.minor >= 2) ? "percpu" : "atomic");
 }
 
 /*
@@ -111,13 +197,15 @@ static void read_procs(struct source *src, double now, bool jumped)
 	static struct scan_arg a;
 	static double last_rank = -1e18;
 
+	if (jumped)
+		nseen = 0;
 	if (!jumped && now >= last_rank && now - last_rank < RANK_EVERY_MS) {
 		for (int i = 0; i < nprocs && i < PROCS_EVERY_FRAME; i++)
-			if (read_status(src, i) && procs[i].st.mode[0])
-				any_mode = true;
+			read_status(src, i, now);
 		return;
 	}
 	last_rank = now;
+	read_release(src);
 	a.src = src;
 	a.n = 0;
 	rc_proc = source_list(src, "proc", add_pid, &a);
@@ -127,8 +215,7 @@ static void read_procs(struct source *src, double now, bool jumped)
 	any_mode = false;
 	for (int i = 0; i < nprocs; i++) {
 		procs[i] = a.all[i];
-		if (read_status(src, i) && procs[i].st.mode[0])
-			any_mode = true;
+		read_status(src, i, now);
 	}
 }
 
@@ -168,18 +255,32 @@ static void counters_update(struct ctx *c)
 			ncpus = zi.zone[i].ncpus;
 	for (int i = 0; i < NGCS; i++)
 		rate_feed(&grates[i], kv_val(&vs.kv, gcs[i].name), c->now_ms, c->jumped || rc_vm);
+	if (rc_vm == 0) {
+		u64 n;
+		bool have = kv_get(&vs.kv, "rss_percpu_switch", &n);
+
+		if (c->jumped || !have)
+			switches_rose_at = 0;
+		else if (have_switches && n > switches) {
+			switches_rose_at = c->now_ms;
+			switches_rose_by = n - switches;
+		}
+		have_switches = have;
+		switches = n;
+	}
+	data_now = c->now_ms;
 	read_procs(c->src, c->now_ms, c->jumped);
 }
 
 /* Process table then global counters. */
 static void counters_draw(struct frame *f)
 {
-	int line = 0;
+	int line = 0, x;
 	char r[16];
 
 	fr_printf(f, line++, 0, C_TITLE, "mm rss counters (kB)  %d processes with memory, largest first",
 		  nprocs_all);
-	fr_printf(f, line++, 0, C_DIM, "%6s %-12s %3s %8s %8s %8s %6s %8s %6s  %s", "pid", "name",
+	fr_printf(f, line++, 0, C_DIM, "%6s %-12s %3s %8s %8s %7s %6s %8s %5s %s", "pid", "name",
 		  "thr", "RssAnon", "RssFile", "RssShmem", "Swap", "statm", "gap", "mode");
 	if (rc_proc < 0)
 		fr_text(f, line++, 0, C_WARN, "proc: not listable");
@@ -193,12 +294,31 @@ static void counters_draw(struct frame *f)
 			fr_printf(f, line++, 0, C_DIM, "%6d (status not readable)", p->pid);
 			continue;
 		}
-		fr_printf(f, line++, 0, C_NORM, "%6d %-12.12s %3d %8llu %8llu %8llu %6llu %8llu %+6lld  %s",
-			  p->pid, s->name, s->threads, s->rss_anon, s->rss_file, s->rss_shmem,
-			  s->vm_swap, p->resident * 4, gap, s->mode[0] ? s->mode : "-");
+		x = fr_printf(f, line, 0, C_NORM, "%6d %-12.12s %3d %8llu %8llu %7llu %6llu %8llu %+5lld ",
+				  p->pid, s->name, s->threads, s->rss_anon, s->rss_file, s->rss_shmem,
+				  s->vm_swap, p->resident * 4, gap);
+
+		if (s->mode[0] && mode_switched(p->pid, data_now))
+			fr_printf(f, line, x, C_MARK, ">%s", s->mode);
+		else
+			fr_text(f, line, x, s->mode[0] || implied[0] ? C_NORM : C_DIM,
+				s->mode[0] ? s->mode : implied[0] ? implied : "-");
+		line++;
 	}
-	fr_text(f, line++, 0, C_DIM, any_mode ? "mode: as this kernel reports it in status"
-		: "mode: not exposed by this kernel.  gap = status - statm resident");
+	if (any_mode && have_switches)
+		x = fr_printf(f, line, 0, C_DIM, "mode: from status; >: switched < %d s ago; rss_percpu_switch %llu",
+			      MARK_MS / 1000, switches);
+	else if (any_mode)
+		x = fr_printf(f, line, 0, C_DIM, "mode: from status; >: switched < %d s ago", MARK_MS / 1000);
+	else if (implied[0])
+		x = fr_printf(f, line, 0, C_DIM, "mode: implied by Linux %d.%d (%s).  gap = status - statm",
+			      osrel.major, osrel.minor,
+			      strcmp(implied, "percpu") ? "atomic before 6.2" : "percpu since 6.2");
+	else
+		x = fr_text(f, line, 0, C_DIM, "mode: not exposed by this kernel.  gap = status - statm resident");
+	if (have_switches && switches_rose_at > 0 && data_now - switches_rose_at < MARK_MS)
+		fr_printf(f, line, x + 1, C_MARK, "+%llu", switches_rose_by);
+	line++;
 	line++;
 	fr_printf(f, line++, 0, C_TITLE, "vmstat vs zoneinfo (pages), %d cpus; bound = stat threshold x cpus",
 		  ncpus);
@@ -229,6 +349,12 @@ static int counters_key(int ch)
 	return 0;
 }
 
+static const char *const counters_files[] = {
+	"proc/vmstat", "proc/zoneinfo", "proc/[0-9]*/statm", "proc/[0-9]*/status",
+	"proc/sys/kernel/osrelease",
+	NULL,
+};
+
 const struct view view_counters = {
 	.name = "counters",
 	.title = "Counters",
@@ -237,4 +363,5 @@ const struct view view_counters = {
 	.draw = counters_draw,
 	.key = counters_key,
 	.help = "rss counters of the largest processes; vmstat vs zones",
+	.files = counters_files,
 };

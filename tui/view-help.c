@@ -2,6 +2,9 @@
  * view-help.c - the help screen (F1 or ?): the global keys, then each
  * view's own keys.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "tui.h"
 
 static const char *const global_keys[][2] = {
@@ -41,8 +44,20 @@ static void help_draw(struct frame *f)
 	line++;
 	fr_text(f, line++, 0, C_TITLE, "Views");
 	for (int i = 0; i < ndata_views; i++) {
+		const char *h = data_views[i]->help;
+
 		fr_printf(f, line, 2, C_MARK, "%d %-12s", i + 1, data_views[i]->name);
-		fr_text(f, line++, 17, C_NORM, data_views[i]->help);
+		/* the first line says what it shows, the others list its keys */
+		for (int first = 1;; first = 0) {
+			const char *nl = strchr(h, '\n');
+			char one[160];
+
+			snprintf(one, sizeof(one), "%.*s", nl ? (int)(nl - h) : (int)strlen(h), h);
+			fr_text(f, line++, 17, first ? C_NORM : C_DIM, one);
+			if (!nl)
+				break;
+			h = nl + 1;
+		}
 	}
 	line++;
 	fr_text(f, line++, 0, C_DIM, "Source: --root DIR: live mirror run/NAME/mnt, a recording, or / (this host)");

@@ -9,32 +9,15 @@
 #include <errno.h>
 #include <string.h>
 
+#include "lruhist.h"
 #include "tui.h"
 #include "util.h"
 
-#define HLEN		48	/* samples kept per generation */
 #define MARK_MS		5000	/* how long an aging / eviction stays marked */
-
-/* History of one lruvec (memcg id, node) across updates. */
-struct lruvec_hist {
-	u64	id;
-	int	nid;
-	bool	seen;			/* present in the latest sample */
-	u64	min_seq, max_seq;
-	double	aged_at, evicted_at;	/* data time of the last change */
-	int	aged_by, evicted_by;
-	int	agings, evictions;	/* changes observed since start */
-	struct {
-		u64	seq;
-		int	n;
-		double	v[HLEN];
-	} gen[LG_MAX_GENS];
-};
 
 static struct buf fbuf;
 static struct lrugen lg;
-static struct lruvec_hist *hist;
-static int nhist;
+static struct lruhist hist;
 static bool tiers;		/* read lru_gen_full and show tier rows */
 static int rc;			/* result of reading the file */
 static char enabled[24], min_ttl[24];
@@ -43,52 +26,6 @@ static double now;
 /* Nothing to set up before the first update. */
 static void lru_init(void)
 {
-}
-
-/* The oldest generation still holding pages of some type. */
-static u64 min_seq_of(const struct lg_node *nd)
-{
-	for (int i = 0; i < nd->ngens; i++)
-		if (!nd->gen[i].gone[0] || !nd->gen[i].gone[1])
-			return nd->gen[i].seq;
-	return nd->ngens ? nd->gen[nd->ngens - 1].seq : 0;
-}
-
-/* Find or add the history of an lruvec. */
-static struct lruvec_hist *hist_of(u64 id, int nid)
-{
-	for (int i = 0; i < nhist; i++)
-		if (hist[i].id == id && hist[i].nid == nid)
-			return &hist[i];
-	hist = xrealloc(hist, (size_t)(nhist + 1) * sizeof(*hist));
-	memset(&hist[nhist], 0, sizeof(*hist));
-	hist[nhist].id = id;
-	hist[nhist].nid = nid;
-	return &hist[nhist++];
-}
-
-/* Append each generation's size to its sparkline, keyed by seq. */
-static void feed_gens(struct lruvec_hist *h, const struct lg_node *nd)
-{
-	typeof(h->gen) old;
-
-	memcpy(old, h->gen, sizeof(old));
-	memset(h->gen, 0, sizeof(h->gen));
-	for (int i = 0; i < nd->ngens && i < LG_MAX_GENS; i++) {
-		const struct lg_gen *g = &nd->gen[i];
-
-		h->gen[i].seq = g->seq;
-		for (int k = 0; k < LG_MAX_GENS; k++)
-			if (old[k].n && old[k].seq == g->seq) {
-				h->gen[i] = old[k];
-				break;
-			}
-		if (h->gen[i].n == HLEN) {
-			memmove(h->gen[i].v, h->gen[i].v + 1, (HLEN - 1) * sizeof(double));
-			h->gen[i].n--;
-		}
-		h->gen[i].v[h->gen[i].n++] = (double)(g->pages[0] + g->pages[1]);
-	}
 }
 
 /* Read one short sysfs value, without its newline. */
@@ -116,31 +53,8 @@ static void lru_update(struct ctx *c)
 	}
 	parse_lrugen(fbuf.p, fbuf.len, &lg);
 	if (c->jumped)
-		nhist = 0;
-	for (int i = 0; i < nhist; i++)
-		hist[i].seen = false;
-	for (int m = 0; m < lg.n; m++)
-		for (int k = 0; k < lg.memcg[m].nnodes; k++) {
-			const struct lg_node *nd = &lg.memcg[m].node[k];
-			struct lruvec_hist *h = hist_of(lg.memcg[m].id, nd->nid);
-			u64 mx = nd->ngens ? nd->gen[nd->ngens - 1].seq : 0;
-			u64 mn = min_seq_of(nd);
-
-			if (h->max_seq && mx > h->max_seq) {
-				h->aged_at = now;
-				h->aged_by = (int)(mx - h->max_seq);
-				h->agings += h->aged_by;
-			}
-			if (h->min_seq && mn > h->min_seq) {
-				h->evicted_at = now;
-				h->evicted_by = (int)(mn - h->min_seq);
-				h->evictions += h->evicted_by;
-			}
-			h->max_seq = mx;
-			h->min_seq = mn;
-			h->seen = true;
-			feed_gens(h, nd);
-		}
+		lruhist_reset(&hist);
+	lruhist_feed(&hist, &lg, now);
 }
 
 /* Describe the enabled bits (multigen_lru.rst). */
@@ -195,7 +109,8 @@ static int draw_tiers(struct frame *f, int line, const struct lg_gen *g)
 static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
 		       const struct lg_node *nd)
 {
-	struct lruvec_hist *h = hist_of(m->id, nd->nid);
+	static const struct lh_vec none;
+	const struct lh_vec *h = lruhist_find(&hist, m->id, nd->nid);
 	bool wide = f->w >= 120;
 	int hw = wide ? 24 : 10, nw = wide ? 14 : 7;	/* history, numbers */
 	int bw = (f->w - 5 - 8 - 10 - 2 * (nw + 2) - hw - 1) / 2;
@@ -203,6 +118,8 @@ static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
 	char a[16], b[16];
 	int x;
 
+	if (!h)
+		h = &none;
 	if (bw < 4)
 		bw = 4;
 	for (int i = 0; i < nd->ngens; i++)
@@ -214,7 +131,7 @@ static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
 	if (nd->ngens)
 		x = fr_printf(f, line, x + 2, C_NORM, "gens %llu..%llu",
 			      nd->gen[0].seq, nd->gen[nd->ngens - 1].seq);
-	x = fr_printf(f, line, x + 2, C_DIM, "agings seen %d, evictions %d",
+	x = fr_printf(f, line, x + 2, C_DIM, "agings seen %ld, evictions %ld",
 		      h->agings, h->evictions);
 	line++;
 	fr_printf(f, line, 0, C_DIM, "%5s %7s %-9s %-*s %-*s %s", "seq", "age", "",
@@ -223,8 +140,8 @@ static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
 	for (int i = 0; i < nd->ngens; i++) {
 		const struct lg_gen *g = &nd->gen[i];
 		bool young = i == nd->ngens - 1, old = i == 0;
-		bool mark_new = young && h->aged_at > 0 && now - h->aged_at < MARK_MS;
-		bool mark_old = old && h->evicted_at > 0 && now - h->evicted_at < MARK_MS;
+		bool mark_new = young && lh_recent(h->aged_at, h->agings, now, MARK_MS);
+		bool mark_old = old && lh_recent(h->evicted_at, h->evictions, now, MARK_MS);
 		int col = 23;
 
 		fr_printf(f, line, 0, mark_new || mark_old ? C_MARK : C_NORM, "%5llu", g->seq);
@@ -292,6 +209,11 @@ static int lru_key(int ch)
 	return 0;
 }
 
+static const char *const lru_files[] = {
+	"sys/kernel/mm/lru_gen/enabled", "sys/kernel/mm/lru_gen/min_ttl_ms",
+	"sys/kernel/debug/lru_gen", "sys/kernel/debug/lru_gen_full", NULL,
+};
+
 const struct view view_lru = {
 	.name = "lru",
 	.title = "LRU generations",
@@ -300,4 +222,5 @@ const struct view view_lru = {
 	.draw = lru_draw,
 	.key = lru_key,
 	.help = "t: tier stats (refaulted/evicted/protected, lru_gen_full)",
+	.files = lru_files,
 };

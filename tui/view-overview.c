@@ -150,6 +150,10 @@ static int overview_key(int ch)
 	return 0;
 }
 
+static const char *const overview_files[] = {
+	"proc/meminfo", "proc/vmstat", "proc/pressure/memory", "proc/stat", NULL,
+};
+
 const struct view view_overview = {
 	.name = "overview",
 	.title = "Overview",
@@ -158,4 +162,5 @@ const struct view view_overview = {
 	.draw = overview_draw,
 	.key = overview_key,
 	.help = "meminfo, reclaim/workingset/swap rates, PSI, CPU",
+	.files = overview_files,
 };

@@ -15,12 +15,16 @@ variants_main(int argc, char **argv)
 {
 	struct dirent	**nl;
 	char		 *dir, *p, *desc, *k;
-	int		  n, i;
+	int		  n, i, w = 14;
 
 	dir = getenv("UMKIT_PATCHES") ? xstrdup(getenv("UMKIT_PATCHES")) :
 	    top_path("patches");
 	if ((n = scandir(dir, &nl, NULL, alphasort)) < 0)
 		fatal("%s", dir);
+	/* The name column fits the longest name (compaction-noacct). */
+	for (i = 0; i < n; i++)
+		if ((int)strlen(nl[i]->d_name) > w)
+			w = (int)strlen(nl[i]->d_name);
 	for (i = 0; i < n; i++) {
 		p = xasprintf("%s/%s/series", dir, nl[i]->d_name);
 		if (nl[i]->d_name[0] != '.' && access(p, R_OK) == 0) {
@@ -30,7 +34,7 @@ variants_main(int argc, char **argv)
 			if (desc != NULL)
 				desc[strcspn(desc, "\n")] = '\0';
 			k = xasprintf("%s/build/k/%s/linux", top_dir(), nl[i]->d_name);
-			printf("%-14s %-6s %s\n", nl[i]->d_name,
+			printf("%-*s %-6s %s\n", w, nl[i]->d_name,
 			    access(k, X_OK) == 0 ? "built" : "-",
 			    desc ? desc : "(no description)");
 			free(k);

@@ -177,8 +177,10 @@ result_key_ok(const char *w)
 	for (p = w; *p != '\0'; p++) {
 		if (p == dot)
 			continue;
+		/* keys carry units: p99_us, anon_kB, MB_per_s */
 		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) &&
-		    *p != '_' && !(*p == '-' && p < dot))
+		    *p != '_' && !(*p == '-' && p < dot) &&
+		    !(isupper((unsigned char)*p) && p > dot))
 			return false;
 	}
 	return strchr(dot + 1, '.') == NULL;
@@ -496,12 +498,9 @@ lcond_eval(const struct lcond *c, const struct lenv *env, double *l, double *r,
 	return -1;
 }
 
-/* Integers without decimals, others with up to 4 significant decimals. */
+/* The way the value layer prints numbers (umkit get, umkit-value). */
 void
 lab_fmt_num(char *out, size_t n, double v)
 {
-	if (fabs(v) < 1e15 && v == floor(v))
-		snprintf(out, n, "%.0f", v);
-	else
-		snprintf(out, n, "%.4g", v);
+	values_format(out, n, v);
 }

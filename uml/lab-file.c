@@ -35,6 +35,9 @@ struct lp {
 	/* Workload names of run/bg commands so far, for result(). */
 	char			**wl;
 	int			 nwl;
+	/* let NAME = EXPR of the current step: names and "(EXPR)". */
+	char			**letn, **letv;
+	int			 nlet;
 };
 
 /* Add "FILE:LINE: message" to the error list. */
@@ -193,19 +196,92 @@ new_act(struct lp *p, enum lact_kind k)
 	return a;
 }
 
+/* Whether c can be part of a name (or of a spec next to one). */
+static bool
+name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/*
+ * text with every let name of the step replaced by its "(EXPR)": whole
+ * names only, never inside a spec ([...] or after a '.').  Allocated.
+ */
+static char *
+expand_lets(struct lp *p, const char *text)
+{
+	size_t		 cap = strlen(text) + 1, len = 0, n, vl;
+	char		*o = xmalloc(cap);
+	const char	*q = text;
+	int		 depth = 0, i;
+
+	while (*q != '\0') {
+		if (*q == '[')
+			depth++;
+		else if (*q == ']' && depth > 0)
+			depth--;
+		if (depth == 0 && name_char(*q) && !isdigit((unsigned char)*q) &&
+		    (q == text || (!name_char(q[-1]) && q[-1] != '.' && q[-1] != '/'))) {
+			for (n = 0; name_char(q[n]); n++)
+				;
+			for (i = 0; i < p->nlet; i++)
+				if (strlen(p->letn[i]) == n && strncmp(q, p->letn[i], n) == 0 &&
+				    q[n] != '.' && q[n] != '[' && q[n] != '(')
+					break;
+			if (i < p->nlet) {
+				vl = strlen(p->letv[i]);
+				o = xrealloc(o, cap += vl);
+				memcpy(o + len, p->letv[i], vl);
+				len += vl;
+			} else {
+				o = xrealloc(o, cap += n);
+				memcpy(o + len, q, n);
+				len += n;
+			}
+			q += n;
+			continue;
+		}
+		o[len++] = *q++;
+	}
+	o[len] = '\0';
+	return o;
+}
+
+/* Forget the step's lets. */
+static void
+lets_clear(struct lp *p)
+{
+	int	i;
+
+	for (i = 0; i < p->nlet; i++) {
+		free(p->letn[i]);
+		free(p->letv[i]);
+	}
+	free(p->letn);
+	free(p->letv);
+	p->letn = p->letv = NULL;
+	p->nlet = 0;
+}
+
 /* Parse a condition, reporting its error at the current line. */
 static struct lcond *
 cond_here(struct lp *p, const char *text)
 {
-	char		 err[LAB_ERR_LEN];
+	char		 err[LAB_ERR_LEN], *x;
 	struct lcond	*c;
 
 	if (*text == '\0') {
 		PERR(p, "a condition expected, like 'vmstat.pgscan_kswapd > 0'");
 		return NULL;
 	}
-	if ((c = lcond_parse(text, err)) == NULL)
+	x = expand_lets(p, text);
+	if ((c = lcond_parse(x, err)) == NULL)
 		PERR(p, "%s (in '%s')", err, text);
+	else {
+		free(c->text);		/* messages show it as written */
+		c->text = xstrdup(text);
+	}
+	free(x);
 	return c;
 }
 
@@ -231,7 +307,8 @@ check_interp(struct lp *p, const char *text)
 	}
 }
 
-/* Remember the workload a command runs (its first word's basename). */
+/* Remember the workloads a command runs (its first word's basename, and
+ * the NAME of a --name NAME), for result(). */
 static void
 note_workload(struct lp *p, const char *cmd)
 {
@@ -242,6 +319,10 @@ note_workload(struct lp *p, const char *cmd)
 		return;
 	b = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
 	push_str(&p->wl, &p->nwl, b);
+	/* A program told the name of its result line: --name NAME. */
+	while (word(&cmd, w, sizeof w))
+		if (strcmp(w, "--name") == 0 && word(&cmd, w, sizeof w))
+			push_str(&p->wl, &p->nwl, w);
 }
 
 /* run/wait/check options. */
@@ -261,6 +342,13 @@ act_opt(struct lp *p, const char *name, const char *val, void *arg)
 			a->status = (int)v;
 		else
 			PERR(p, "status=%s: want 0-255 or any", val);
+	} else if (strcmp(name, "result") == 0) {
+		char	*names = xstrdup(val), *q, *save = NULL;
+
+		/* result=NAME[,NAME]: the result lines the command prints */
+		for (q = strtok_r(names, ",", &save); q; q = strtok_r(NULL, ",", &save))
+			push_str(&p->wl, &p->nwl, q);
+		free(names);
 	} else if (strcmp(name, "points") == 0) {
 		if (int_arg(val, 0, 1000, &v))
 			a->check.points = (int)v;
@@ -283,8 +371,13 @@ ask_opt(struct lp *p, const char *name, const char *val, void *arg)
 				PERR(p, "answer=%s: want the letter of a choice", val);
 			else
 				q->answer = val[0];
-		} else if ((q->truth = lexpr_parse(val, err)) == NULL)
-			PERR(p, "answer=%s: %s", val, err);
+		} else {
+			char	*x = expand_lets(p, val);
+
+			if ((q->truth = lexpr_parse(x, err)) == NULL)
+				PERR(p, "answer=%s: %s", val, err);
+			free(x);
+		}
 	} else if (strcmp(name, "tolerance") == 0) {
 		n = strlen(val);
 		q->tol_pct = n > 0 && val[n - 1] == '%';
@@ -405,6 +498,7 @@ step_start(struct lp *p, const char *rest)
 	p->step = st;
 	p->check = NULL;
 	p->ask = NULL;
+	lets_clear(p);
 	if (!word(&rest, id, sizeof id)) {
 		PERR(p, "step: want 'step ID TITLE' (ID: letters, digits, '-')");
 		snprintf(id, sizeof id, "step%d", l->nsteps);
@@ -461,9 +555,14 @@ check_results(struct lp *p, const struct lexpr *e)
 		return;
 	if (e->kind == LX_RESULT) {
 		snprintf(name, sizeof name, "%.*s", (int)strcspn(e->spec, "."), e->spec);
-		for (i = 0; i < p->nwl; i++)
-			if (strcmp(p->wl[i], name) == 0)
+		/* the program's name, or its last part (umkit-rsscheck: rsscheck) */
+		for (i = 0; i < p->nwl; i++) {
+			size_t	wl = strlen(p->wl[i]), nl = strlen(name);
+
+			if (strcmp(p->wl[i], name) == 0 || (wl > nl + 1 &&
+			    p->wl[i][wl - nl - 1] == '-' && strcmp(p->wl[i] + wl - nl, name) == 0))
 				break;
+		}
 		if (i == p->nwl)
 			PERR(p, "result(%s): no run or bg line before it starts '%s'",
 			    e->spec, name);
@@ -472,18 +571,44 @@ check_results(struct lp *p, const struct lexpr *e)
 	check_results(p, e->b);
 }
 
+static void	check_refs_expr(struct lp *, const struct lexpr *);
+
+/* The marks and results of every {{EXPR}} in text must exist. */
+static void
+check_interp_refs(struct lp *p, const char *text)
+{
+	const char	*q = text, *e;
+	char		 err[LAB_ERR_LEN], *x;
+	struct lexpr	*ex;
+
+	while ((q = strstr(q, "{{")) != NULL && (e = strstr(q + 2, "}}")) != NULL) {
+		x = xasprintf("%.*s", (int)(e - q - 2), q + 2);
+		if ((ex = lexpr_parse(x, err)) != NULL)
+			check_refs_expr(p, ex);
+		lexpr_free(ex);
+		free(x);
+		q = e + 2;
+	}
+}
+
 /* Validate the references of a condition. */
 static void
 check_refs(struct lp *p, const struct lcond *c)
 {
-	struct refctx	r = { p, p->line };
-
 	if (c == NULL)
 		return;
-	lexpr_specs(c->left, check_mark_ref, &r);
-	lexpr_specs(c->right, check_mark_ref, &r);
-	check_results(p, c->left);
-	check_results(p, c->right);
+	check_refs_expr(p, c->left);
+	check_refs_expr(p, c->right);
+}
+
+/* Validate the marks and results an expression refers to. */
+static void
+check_refs_expr(struct lp *p, const struct lexpr *e)
+{
+	struct refctx	r = { p, p->line };
+
+	lexpr_specs(e, check_mark_ref, &r);
+	check_results(p, e);
 }
 
 /* A keyword line inside a step. */
@@ -551,25 +676,66 @@ step_line(struct lp *p, const char *kw, const char *rest)
 	} else if (strcmp(kw, "run") == 0 || strcmp(kw, "bg") == 0) {
 		a = new_act(p, kw[0] == 'r' ? LA_RUN : LA_BG);
 		a->timeout_s = kw[0] == 'r' ? 60 : 0;
-		options(p, &rest, kw[0] == 'r' ? "timeout status" : "", act_opt, a);
+		options(p, &rest, kw[0] == 'r' ? "timeout status result" : "result", act_opt, a);
 		if (*rest == '\0')
 			PERR(p, "%s: a guest command expected", kw);
-		a->text = xstrdup(rest);
-		check_interp(p, rest);
+		a->text = expand_lets(p, rest);
+		check_interp(p, a->text);
 		note_workload(p, rest);
 	} else if (strcmp(kw, "write") == 0) {
 		a = new_act(p, LA_WRITE);
 		if (!word(&rest, w, sizeof w) || w[0] != '/')
 			PERR(p, "write: want 'write /GUEST/PATH TEXT'");
 		a->path = xstrdup(w);
-		a->text = xstrdup(rest);
-		check_interp(p, rest);
+		a->text = expand_lets(p, rest);
+		check_interp(p, a->text);
 	} else if (strcmp(kw, "wait") == 0) {
 		a = new_act(p, LA_WAIT);
 		a->timeout_s = 30;
 		options(p, &rest, "timeout", act_opt, a);
 		a->cond = cond_here(p, rest);
 		check_refs(p, a->cond);
+	} else if (strcmp(kw, "let") == 0) {
+		char		 err[LAB_ERR_LEN], *x;
+		struct lexpr	*e;
+		const char	*q;
+		int		 i;
+
+		if (!word(&rest, w, sizeof w) || !name_char(w[0]) ||
+		    isdigit((unsigned char)w[0]) || strncmp(rest, "= ", 2) != 0) {
+			PERR(p, "let: want 'let NAME = EXPR'");
+			return;
+		}
+		for (q = w; *q != '\0'; q++)
+			if (!name_char(*q)) {
+				PERR(p, "let %s: a name is letters, digits and '_'", w);
+				return;
+			}
+		for (i = 0; i < p->nlet; i++)
+			if (strcmp(p->letn[i], w) == 0) {
+				PERR(p, "let %s: defined twice in this step", w);
+				return;
+			}
+		x = expand_lets(p, rest + 2);
+		if ((e = lexpr_parse(x, err)) == NULL) {
+			PERR(p, "let %s: %s", w, err);
+			free(x);
+			return;
+		}
+		check_refs_expr(p, e);
+		lexpr_free(e);
+		push_str(&p->letn, &p->nlet, w);
+		p->nlet--;
+		p->letv = xrealloc(p->letv, (p->nlet + 1) * sizeof *p->letv);
+		p->letv[p->nlet++] = xasprintf("(%s)", x);
+		free(x);
+	} else if (strcmp(kw, "show") == 0) {
+		a = new_act(p, LA_SHOW);
+		if (*rest == '\0')
+			PERR(p, "show: the text expected (values as {{EXPR}})");
+		a->text = expand_lets(p, rest);
+		check_interp(p, a->text);
+		check_interp_refs(p, a->text);
 	} else if (strcmp(kw, "sleep") == 0) {
 		a = new_act(p, LA_SLEEP);
 		if ((a->timeout_s = duration(rest)) < 0 || a->timeout_s > 600)
@@ -621,7 +787,7 @@ step_line(struct lp *p, const char *kw, const char *rest)
 		return;
 	} else {
 		PERR(p, "'%s' is not a step keyword (view, variant, needs, ask, run, "
-		    "bg, write, wait, sleep, mark, check, fail, hint)", kw);
+		    "bg, write, wait, sleep, show, let, mark, check, fail, hint)", kw);
 	}
 	if (strcmp(kw, "ask") != 0)
 		p->ask = NULL;
@@ -707,10 +873,9 @@ lab_parse(const char *path, const char *text, size_t len,
 			rest++;
 			if (*rest == ' ')
 				rest++;
-			if (p.step != NULL) {
+			if (p.step != NULL)
 				add_text(&p.step->text, rest);
-				check_interp(&p, rest);
-			} else
+			else
 				add_text(&l->intro, rest);
 			free(line);
 			continue;
@@ -728,6 +893,7 @@ lab_parse(const char *path, const char *text, size_t len,
 	for (i = 0; i < p.nwl; i++)
 		free(p.wl[i]);
 	free(p.wl);
+	lets_clear(&p);
 	if (p.nerrs > 0) {
 		*errs = p.errs;
 		lab_free(l);

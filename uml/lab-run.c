@@ -37,6 +37,8 @@
 
 /* ---- values at marks --------------------------------------------------- */
 
+static int	env_now(void *, const char *, double *, char *);
+
 /* Find the saved value of (spec, mark). */
 static struct lmark *
 mark_find(struct lab_sess *s, const char *spec, const char *mark)
@@ -72,7 +74,25 @@ mark_one(const char *spec, const char *mark, void *arg)
 		k->spec = xstrdup(spec);
 		k->mark = xstrdup(mark);
 	}
-	k->ok = values_read(s->root, spec, &k->v, k->err, sizeof k->err) == 0;
+	k->ok = env_now(s, spec, &k->v, k->err) == 0;
+}
+
+/* The deltas inside the {{EXPR}}s of a line, for take_mark. */
+static void
+mark_interp(const char *text, struct markctx *m)
+{
+	const char	*q = text, *e;
+	char		 err[LAB_ERR_LEN], *x;
+	struct lexpr	*ex;
+
+	while ((q = strstr(q, "{{")) != NULL && (e = strstr(q + 2, "}}")) != NULL) {
+		x = xasprintf("%.*s", (int)(e - q - 2), q + 2);
+		if ((ex = lexpr_parse(x, err)) != NULL)
+			lexpr_specs(ex, mark_one, m);
+		lexpr_free(ex);
+		free(x);
+		q = e + 2;
+	}
 }
 
 /* Take mark name ("" is the step's start) for every delta of the step. */
@@ -82,11 +102,15 @@ take_mark(struct lab_sess *s, const struct lstep *st, const char *name)
 	struct markctx	m = { s, name };
 	int		i;
 
+	if (s->vals != NULL)
+		values_refresh(s->vals);
 	for (i = 0; i < st->nacts; i++) {
 		if (st->acts[i].cond != NULL) {
 			lexpr_specs(st->acts[i].cond->left, mark_one, &m);
 			lexpr_specs(st->acts[i].cond->right, mark_one, &m);
 		}
+		if (st->acts[i].text != NULL)
+			mark_interp(st->acts[i].text, &m);
 	}
 	lexpr_specs(st->ask.truth, mark_one, &m);
 }
@@ -108,13 +132,18 @@ marks_clear(struct lab_sess *s)
 
 /* ---- the environment expressions are evaluated in ---------------------- */
 
-/* A value now, through the mirror. */
+/*
+ * A value now, through the mirror.  One handle serves a whole evaluation
+ * (sess_env refreshes it), so two values of one file come from one read.
+ */
 static int
 env_now(void *arg, const char *spec, double *v, char *err)
 {
 	struct lab_sess	*s = arg;
 
-	return values_read(s->root, spec, v, err, LAB_ERR_LEN);
+	if (s->vals == NULL && (s->vals = values_open(s->root, err, LAB_ERR_LEN)) == NULL)
+		return -1;
+	return values_get(s->vals, spec, v, err, LAB_ERR_LEN);
 }
 
 /* A value at a mark. */
@@ -216,7 +245,18 @@ sess_env(struct lab_sess *s)
 {
 	struct lenv	e = { env_now, env_at, env_result, s };
 
+	if (s->vals != NULL)
+		values_refresh(s->vals);
 	return e;
+}
+
+/* Forget the values handle (the guest rebooted: a new mirror). */
+static void
+vals_close(struct lab_sess *s)
+{
+	if (s->vals != NULL)
+		values_close(s->vals);
+	s->vals = NULL;
 }
 
 /* ---- guest ------------------------------------------------------------- */
@@ -243,7 +283,8 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	o.mem_mb = s->lab->mem_mb;
 	o.cpus = s->lab->cpus;
 	o.tied = 1;
-	s->log_line(s, "booting %s (%d CPUs, %ld MiB)", variant, o.cpus, o.mem_mb);
+	s->log_line(s, "booting %s (%d CPU%s, %ld MiB)", variant, o.cpus,
+	    o.cpus == 1 ? "" : "s", o.mem_mb);
 	rc = supervisor_start(s->gname, &o, 1);
 	if (rc != 0) {
 		snprintf(s->fatal, sizeof s->fatal, "the %s guest did not boot "
@@ -266,6 +307,7 @@ lab_guest_down(struct lab_sess *s)
 	char		*dir;
 	long long	 until = now_ms() + 8000;
 
+	vals_close(s);
 	if (!s->up)
 		return;
 	s->up = false;
@@ -649,6 +691,21 @@ do_write(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 	return 0;
 }
 
+/* A line for the student: the text with its values. */
+static int
+do_show(struct lab_sess *s, const struct lstep *st, const struct lact *a)
+{
+	char	 err[LAB_ERR_LEN], *t;
+
+	if ((t = interpolate(s, a->text, err)) == NULL) {
+		act_failed(s, st, a, "show: %s", err);
+		return -1;
+	}
+	s->log_line(s, "%s", t);
+	free(t);
+	return 0;
+}
+
 /* Sleep up to ms, waking early when the session is stopped. */
 static void
 nap(struct lab_sess *s, long ms)
@@ -672,6 +729,7 @@ do_wait(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 
 	s->log_line(s, "waiting for %s", a->cond->text);
 	for (;;) {
+		env = sess_env(s);	/* fresh values each time */
 		c = lcond_eval(a->cond, &env, &l, &r, err);
 		if (c == 1)
 			return 0;
@@ -828,6 +886,9 @@ lab_step_run(struct lab_sess *s, int i)
 			break;
 		case LA_SLEEP:
 			nap(s, (long)(a->timeout_s * s->slow * 1000));
+			break;
+		case LA_SHOW:
+			r = do_show(s, st, a);
 			break;
 		case LA_MARK:
 			take_mark(s, st, a->text);

@@ -14,6 +14,8 @@
 #define LAB_MAX_OUTS	16	/* foreground outputs kept for result() */
 #define LAB_MAX_BG	16	/* background commands at once */
 
+struct values;
+
 enum lres_state { LR_PASS, LR_FAIL, LR_SKIP };
 
 /* One check's (or failed action's) outcome. */
@@ -60,6 +62,7 @@ struct lab_sess {
 	int		 nerrors;	/* step failures no check carried */
 	int		 cur;		/* the step running or last run */
 
+	struct values	*vals;		/* the mirror's values (values.h) */
 	struct lmark	*marks;
 	int		 nmarks;
 	char		*outs[LAB_MAX_OUTS];	/* recent foreground stdout */

@@ -91,6 +91,7 @@ enum lact_kind {
 	LA_WRITE,		/* write a guest file through the mirror */
 	LA_WAIT,		/* until a condition holds */
 	LA_SLEEP,
+	LA_SHOW,		/* a line for the student, values interpolated */
 	LA_MARK,		/* remember the values for delta(..., NAME) */
 	LA_CHECK,
 };
@@ -105,7 +106,8 @@ struct lcheck {
 struct lact {
 	enum lact_kind	 kind;
 	int		 line;
-	char		*text;		/* RUN/BG: command; WRITE: data; MARK: name */
+	char		*text;		/* RUN/BG: command; WRITE: data; MARK: name;
+					   SHOW: the line */
 	char		*path;		/* WRITE: guest path */
 	double		 timeout_s;	/* RUN, WAIT; SLEEP: its length */
 	int		 status;	/* RUN: the status wanted; -1 any */

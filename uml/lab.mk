@@ -5,26 +5,30 @@
 # JUnit, score; ASan/UBSan) and fuzz-lab-replay (the checked-in lab corpus
 # through the fuzz entry point).  make fuzz runs libFuzzer on the parser.
 
-LAB_CORE	:= uml/lab-file.c uml/lab-expr.c uml/values-tmp.c uml/util.c \
-		   uml/util-core.c
-LAB_HDRS	:= uml/lab.h uml/lab-run.h uml/lab-out.h uml/values.h uml/util.h
+LAB_CORE	:= uml/lab-file.c uml/lab-expr.c uml/util.c uml/util-core.c
+LAB_HDRS	:= uml/lab.h uml/lab-run.h uml/lab-out.h tui/values.h uml/util.h
+# the value layer: libumkit-parse (sanitized), or its sources for clang
+LAB_VALUES	:= $(B)/lib/libumkit-parse-san.a
+LAB_VALUES_SRCS	:= $(wildcard tui/parse-*.c) tui/rdfile.c tui/lruhist.c \
+		   tui/recfmt.c tui/values.c
 
-$(LT)/test-lab: tests/unit/test-lab.c uml/lab-out.c $(LAB_CORE) $(LAB_HDRS)
+$(LT)/test-lab: tests/unit/test-lab.c uml/lab-out.c $(LAB_CORE) $(LAB_HDRS) \
+		$(LAB_VALUES)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -DTOP='"$(CURDIR)"' -o $@ \
-		$(filter %.c,$^) -lcmocka -ljansson
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -Itui -DTOP='"$(CURDIR)"' -o $@ \
+		$(filter %.c %.a,$^) -lcmocka -ljansson
 
 $(LT)/fuzz-lab-replay: tests/fuzz/fuzz-lab.c tests/fuzz/replay.c uml/proto.c \
-		$(LAB_CORE) $(LAB_HDRS)
+		$(LAB_CORE) $(LAB_HDRS) $(LAB_VALUES)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml \
-		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-lab"' -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -Itui \
+		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-lab"' -o $@ $(filter %.c %.a,$^)
 
 UNIT_TESTS	+= $(LT)/test-lab $(LT)/fuzz-lab-replay
 
-$(B)/fuzz/fuzz-lab: tests/fuzz/fuzz-lab.c $(LAB_CORE) $(LAB_HDRS)
+$(B)/fuzz/fuzz-lab: tests/fuzz/fuzz-lab.c $(LAB_CORE) $(LAB_VALUES_SRCS) $(LAB_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Iuml \
+	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Iuml -Itui \
 		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
 
 .PHONY: fuzz-lab

@@ -20,12 +20,14 @@ MIRROR_OBJS	:= $(B)/obj/uml/mirror.o $(B)/obj/uml/mirror-policy.o \
 		   $(B)/obj/uml/record.o
 MT		:= $(B)/tests
 
+# record.c includes tui/recfmt.h (the recording format, libumkit-parse).
 $(MIRROR_OBJS): $(B)/obj/uml/%.o: uml/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(MIRROR_FUSE_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(MIRROR_FUSE_CFLAGS) -Itui -c -o $@ $<
 
 # Everything a host program using the mirror links.
-MIRROR_LINK	= $(MIRROR_OBJS) $(LINK_OBJS) $(B)/obj/uml/util.o
+MIRROR_LINK	= $(MIRROR_OBJS) $(LINK_OBJS) $(B)/obj/uml/util.o \
+		  $(B)/lib/libumkit-parse.a
 
 # The pure path rules: no FUSE, no link.
 POLICY_LINK	= $(B)/obj/uml/mirror-policy.o $(B)/obj/uml/util.o \
@@ -59,17 +61,18 @@ $(MT)/test-mirror-unit-asan: tests/unit/test-mirror-unit.c \
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $^ -lcmocka
 
-$(MT)/test-record-asan: tests/unit/test-record.c $(MIRROR_SAN_SRCS)
+$(MT)/test-record-asan: tests/unit/test-record.c $(MIRROR_SAN_SRCS) \
+		$(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -Iuml -o $@ $^ \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -Iuml -Itui -o $@ $^ \
 		$(MIRROR_FUSE_LIBS) -lcmocka -pthread
 
 $(MT)/test-mirror-host-asan: tests/unit/test-mirror-host.c $(MIRROR_SAN_SRCS) \
-		$(MT)/umkit-agent-asan
+		$(MT)/umkit-agent-asan $(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -Iuml \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -Iuml -Itui \
 		-DAGENT='"$(CURDIR)/$(MT)/umkit-agent-asan"' -o $@ \
-		$(filter %.c,$^) $(MIRROR_FUSE_LIBS) -lcmocka -pthread
+		$(filter %.c %.a,$^) $(MIRROR_FUSE_LIBS) -lcmocka -pthread
 
 UNIT_TESTS	+= $(MT)/test-mirror-unit-asan $(MT)/test-record-asan \
 		   $(MT)/test-mirror-host-asan

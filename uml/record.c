@@ -4,7 +4,8 @@
  *
  * Single-threaded: record_run() owns everything it touches.  A snapshot
  * copies every regular file matching the file set into snap/.tmp-SEQ,
- * renames it to snap/SEQ and appends its index line.  A file that
+ * renames it to snap/SEQ and appends its index line (the names, lines
+ * and the file set's syntax are tui/recfmt.h's).  A file that
  * vanished between glob and open (an exited pid) is skipped quietly; a
  * file the root refuses (EACCES) is skipped with one log line per
  * pattern; an EIO-like error, or a snapshot finding no file at all
@@ -25,17 +26,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "recfmt.h"
 #include "record.h"
 #include "util.h"
-
-/* Largest file copied into a snapshot (proc/kpageflags of 8 GiB RAM). */
-#define RECORD_MAX_FILE	(16u << 20)
 
 /* One pattern of the file set. */
 struct pattern {
 	char	*glob;		/* root-relative */
 	int	 warned;	/* a refusal was logged */
-	int	 toobig;	/* matched a file over RECORD_MAX_FILE: skip */
+	int	 toobig;	/* matched a file over REC_MAX_FILE: skip */
 };
 
 /* The state of one recording. */
@@ -79,22 +78,6 @@ dead_errno(int e)
 	return e == EIO || e == ENOTCONN || e == ECONNABORTED || e == ENODEV;
 }
 
-/* Check a file-set pattern; NULL when fine, else the reason. */
-static const char *
-pattern_bad(const char *p)
-{
-	const char	*c, *e;
-
-	if (*p == '/')
-		return "absolute path (patterns are relative to the root)";
-	for (c = p; *c != '\0'; c = *e == '/' ? e + 1 : e) {
-		e = strchrnul(c, '/');
-		if (e - c == 2 && c[0] == '.' && c[1] == '.')
-			return "'..' would leave the root";
-	}
-	return NULL;
-}
-
 struct load_ctx {
 	struct rec	*r;
 	const char	*path;
@@ -108,9 +91,7 @@ load_pattern(char *p, unsigned lineno, void *arg)
 	struct rec	*r = c->r;
 	const char	*why;
 
-	why = strpbrk(p, " \t") != NULL ?
-	    "expected one path or glob per line" : pattern_bad(p);
-	if (why != NULL) {
+	if ((why = rec_pattern_bad(p)) != NULL) {
 		rlog(r, "%s:%u: %s: %s", c->path, lineno, why, p);
 		return -EINVAL;
 	}
@@ -202,9 +183,9 @@ copy_file(struct rec *r, const char *src, const char *snapdir,
 		}
 		if (n == 0)
 			break;
-		if ((total += n) > RECORD_MAX_FILE) {
+		if ((total += n) > REC_MAX_FILE) {
 			rlog(r, "%s: over %u MiB, not recorded", src,
-			    RECORD_MAX_FILE >> 20);
+			    REC_MAX_FILE >> 20);
 			ret = -EFBIG;
 			goto out;
 		}
@@ -293,19 +274,22 @@ snapshot(struct rec *r, const char *tmpdir)
 static int
 write_header(struct rec *r, int every_ms, long long started)
 {
-	char	*tmp = xasprintf("%s/.umkit-recording.tmp", r->dir);
-	char	*fin = xasprintf("%s/umkit-recording", r->dir);
-	char	*real = realpath(r->root, NULL);
-	FILE	*f;
-	int	 err = 0;
+	char			*tmp = xasprintf("%s/." REC_HEADER ".tmp", r->dir);
+	char			*fin = xasprintf("%s/" REC_HEADER, r->dir);
+	char			*real = realpath(r->root, NULL);
+	struct rec_header	 h = { .every_ms = every_ms,
+				       .started_unix_ms = started };
+	char			 text[sizeof h.source + 128];
+	FILE			*f;
+	int			 err = 0;
 
+	snprintf(h.source, sizeof h.source, "%s", real != NULL ? real :
+	    r->root);
+	rec_header_format(text, sizeof text, &h);
 	if ((f = fopen(tmp, "w")) == NULL)
 		err = -errno;
 	else {
-		fprintf(f, "umkit-recording 1\n");
-		fprintf(f, "source %s\n", real != NULL ? real : r->root);
-		fprintf(f, "every_ms %d\n", every_ms);
-		fprintf(f, "started_unix_ms %lld\n", started);
+		fputs(text, f);
 		if (fclose(f) != 0 || rename(tmp, fin) == -1)
 			err = -errno;
 	}
@@ -327,7 +311,7 @@ make_dir(struct rec *r)
 	if (mkdir(r->dir, 0755) == -1 && errno != EEXIST)
 		err = -errno;
 	else {
-		p = xasprintf("%s/umkit-recording", r->dir);
+		p = xasprintf("%s/" REC_HEADER, r->dir);
 		if (access(p, F_OK) == 0) {
 			rlog(r, "%s already holds a recording", r->dir);
 			err = -EEXIST;
@@ -335,7 +319,7 @@ make_dir(struct rec *r)
 		free(p);
 	}
 	if (err == 0) {
-		p = xasprintf("%s/snap", r->dir);
+		p = xasprintf("%s/" REC_SNAPS, r->dir);
 		if (mkdir(p, 0755) == -1 && errno != EEXIST)
 			err = -errno;
 		free(p);
@@ -351,7 +335,7 @@ make_dir(struct rec *r)
 static int
 create_index(struct rec *r)
 {
-	char	*p = xasprintf("%s/index", r->dir);
+	char	*p = xasprintf("%s/" REC_INDEX, r->dir);
 	int	 fd, err = 0;
 
 	if ((fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644))
@@ -368,11 +352,12 @@ create_index(struct rec *r)
 static int
 append_index(struct rec *r, unsigned seq, long long t, long long el)
 {
-	char	*p = xasprintf("%s/index", r->dir);
-	char	 line[96];
-	int	 fd, n, err = 0;
+	char		*p = xasprintf("%s/" REC_INDEX, r->dir);
+	struct rec_snap	 s = { seq, t, el };
+	char		 line[96];
+	int		 fd, n, err = 0;
 
-	n = snprintf(line, sizeof line, "%06u %lld %lld\n", seq, t, el);
+	n = rec_index_format(line, sizeof line, &s);
 	if ((fd = open(p, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644))
 	    == -1 || write_all(fd, line, n) == -1)
 		err = -errno;
@@ -407,7 +392,7 @@ record_run(const char *root, const char *dir, int every_ms, int for_s,
 {
 	struct rec	*r = xcalloc(1, sizeof *r);
 	struct stat	 st;
-	char		*tmp, *fin;
+	char		*tmp, *fin, rel[64];
 	long long	 start, started, t, el, next;
 	unsigned	 seq;
 	int		 err, n, count = 0;
@@ -434,14 +419,16 @@ record_run(const char *root, const char *dir, int every_ms, int for_s,
 	    for_s > 0 ? "" : " until stopped");
 
 	for (seq = 0; stop == NULL || !*stop; seq++) {
-		if (seq > 999999) {
+		if (seq > REC_MAX_SEQ) {
 			rlog(r, "a million snapshots: stopping");
 			break;
 		}
 		t = unix_ms();
 		el = now_ms() - start;
-		tmp = xasprintf("%s/snap/.tmp-%06u", r->dir, seq);
-		fin = xasprintf("%s/snap/%06u", r->dir, seq);
+		tmp = xasprintf("%s/%s", r->dir, rec_snap_rel(rel, sizeof rel,
+		    seq, 1));
+		fin = xasprintf("%s/%s", r->dir, rec_snap_rel(rel, sizeof rel,
+		    seq, 0));
 		rm_tree(tmp);
 		if (mkdir(tmp, 0755) == -1) {
 			err = -errno;

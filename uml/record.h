@@ -1,7 +1,8 @@
 /*
  * record.h - recordings: timestamped snapshots of the files the TUI reads.
  *
- * A recording is a directory (docs/recording.md has the format):
+ * A recording is a directory (docs/recording.md has the format, and
+ * tui/recfmt.h is the one module that writes and reads its parts):
  *
  *	DIR/umkit-recording	"umkit-recording 1", then "key value" lines:
  *				source, every_ms, started_unix_ms

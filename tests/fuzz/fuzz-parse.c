@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "comprun.h"
 #include "parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -38,7 +39,25 @@ run(unsigned which, const char *b, size_t n)
 	case 4: { struct buddyinfo v; parse_buddyinfo(b, n, &v); check_err(v.err); break; }
 	case 5: { struct pagetypeinfo v; parse_pagetypeinfo(b, n, &v); check_err(v.err); break; }
 	case 6: { struct extfrag v; parse_extfrag(b, n, &v); check_err(v.err); break; }
-	case 7: { struct trace v = { 0 }; parse_trace(b, n, &v); check_err(v.err); trace_free(&v); break; }
+	case 7: {
+		/* the trace, then the compaction runs rebuilt from it */
+		struct trace	v = { 0 };
+		struct cruns	rs = { 0 };
+		struct cstate	s;
+		unsigned char	blk[64];
+
+		parse_trace(b, n, &v);
+		check_err(v.err);
+		cruns_find(&v, &rs);
+		for (int r = 0; r < rs.n; r++) {
+			if (rs.run[r].nev < 1 || crun_event(&v, &rs, r, 0)->type != TEV_BEGIN)
+				abort();
+			crun_state(&v, &rs, r, rs.run[r].nev - 1, &s, blk, 64, 1 + n % 2048);
+		}
+		cruns_free(&rs);
+		trace_free(&v);
+		break;
+	}
 	case 8: { struct pidstatus v; parse_pidstatus(b, n, &v); check_err(v.err); break; }
 	case 9: { struct statm v; parse_statm(b, n, &v); check_err(v.err); break; }
 	case 10: { struct cpustat v; parse_cpustat(b, n, &v); check_err(v.err); break; }
@@ -55,6 +74,7 @@ run(unsigned which, const char *b, size_t n)
 		}
 		break;
 	}
+	case 13: { struct osrelease v; parse_osrelease(b, n, &v); check_err(v.err); break; }
 	}
 }
 
@@ -69,7 +89,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (b == NULL)
 		return 0;
 	memcpy(b, data + 1, size - 1);
-	run(data[0] % 13, b, size - 1);
+	run(data[0] % 14, b, size - 1);
 	free(b);
 	return 0;
 }

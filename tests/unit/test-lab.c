@@ -132,6 +132,11 @@ test_errors(void **state)
 		{ "title T\nstep a A\nsleep forever\n", "t.lab:3: sleep forever: want a duration" },
 		{ "title T\nstep a A\ncheck 1 = 1\n", "t.lab:3: '=' alone is not an operator" },
 		{ "title T\nstep a A\ncheck vmstat.x - > 1\n", "t.lab:3: a value expected" },
+		{ "title T\nstep a A\nlet x = vmstat.a +\n", "t.lab:3: let x: a value expected" },
+		{ "title T\nstep a A\nlet 1x = 3\n", "t.lab:3: let: want 'let NAME = EXPR'" },
+		{ "title T\nstep a A\nlet x = 3\nlet x = 4\n", "t.lab:4: let x: defined twice" },
+		{ "title T\nstep a A\nlet x = delta(vmstat.a, m)\n", "t.lab:3: delta(vmstat.a, m): no 'mark m'" },
+		{ "title T\nstep a A\nlet x = 3\nstep b B\ncheck x > 1\n", "t.lab:5: " },
 	};
 	size_t		 i;
 	char		*errs;
@@ -144,6 +149,33 @@ test_errors(void **state)
 			fail_msg("case %zu: want '%s', got '%s'", i, cases[i].want, errs);
 		free(errs);
 	}
+}
+
+/* let names an expression for the rest of its step only. */
+static void
+test_let(void **state)
+{
+	static const char t[] = "title T\nstep a A\nmark m\n"
+	    "let d = delta(vmstat.a, m)\nlet dd = d * 2\n"
+	    "check dd / d == 2\nshow {{dd}} and vmstat.d\n";
+	char		*errs;
+	struct lab	*l = parse(t, &errs);
+	struct lcond	*c;
+
+	(void)state;
+	assert_string_equal(errs, "");
+	assert_non_null(l);
+	c = l->steps[0].acts[1].cond;
+	assert_string_equal(c->text, "dd / d == 2");	/* as written */
+	assert_int_equal(c->left->kind, LX_BIN);
+	assert_int_equal(c->left->a->kind, LX_BIN);	/* dd = (d * 2) */
+	assert_int_equal(c->left->a->a->kind, LX_DELTA);
+	assert_string_equal(c->left->a->a->mark, "m");
+	/* in a show line too, but not inside a spec */
+	assert_string_equal(l->steps[0].acts[2].text,
+	    "{{((delta(vmstat.a, m)) * 2)}} and vmstat.d");
+	lab_free(l);
+	free(errs);
 }
 
 /* Several errors in one file are all reported, each with its line. */
@@ -370,6 +402,7 @@ main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_many_errors),
+		cmocka_unit_test(test_let),
 		cmocka_unit_test(test_nul),
 		cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_fmt),

@@ -217,6 +217,7 @@ test_allow_kit(void **st)
 		"/sys/kernel/tracing/events/kmem/rss_stat/filter",
 		"/sys/kernel/tracing/tracing_on",
 		"/sys/kernel/tracing/buffer_size_kb",
+		"/sys/kernel/tracing/trace_clock",
 		"/sys/kernel/tracing/trace",
 	};
 	static const char *const no[] = {

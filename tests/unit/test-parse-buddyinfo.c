@@ -2,13 +2,21 @@
 #include "tui-test.h"
 #include "tui-fixture.h"
 
-/* Adapter for robust(). */
-static int run(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): a row per zone with its counts. */
+static int run(const char *b, size_t n, char *err, struct rows *out)
 {
 	struct buddyinfo bi;
 	int r = parse_buddyinfo(b, n, &bi);
 
 	memcpy(err, bi.err, PERR_LEN);
+	for (int i = 0; i < bi.nzones; i++) {
+		char line[300];
+		int k = snprintf(line, sizeof(line), "%d %s", bi.zone[i].node, bi.zone[i].name);
+
+		for (int o = 0; o < bi.zone[i].norders; o++)
+			k += snprintf(line + k, sizeof(line) - (size_t)k, " %llu", bi.zone[i].nr_free[o]);
+		rows_add(out, "%s", line);
+	}
 	return r;
 }
 
@@ -47,7 +55,7 @@ static void test_broken(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	robust_fixture("guest/proc/buddyinfo", SIZE_MAX, run);
+	robust_fixture("guest/proc/buddyinfo", SIZE_MAX, run, nonblank_line);
 	(void)st;
 }
 

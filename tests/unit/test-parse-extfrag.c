@@ -2,13 +2,21 @@
 #include "tui-test.h"
 #include "tui-fixture.h"
 
-/* Adapter for robust(). */
-static int run(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): a row per zone with its indices. */
+static int run(const char *b, size_t n, char *err, struct rows *out)
 {
 	struct extfrag ef;
 	int r = parse_extfrag(b, n, &ef);
 
 	memcpy(err, ef.err, PERR_LEN);
+	for (int i = 0; i < ef.nzones; i++) {
+		char line[300];
+		int k = snprintf(line, sizeof(line), "%d %s", ef.zone[i].node, ef.zone[i].name);
+
+		for (int o = 0; o < ef.zone[i].norders; o++)
+			k += snprintf(line + k, sizeof(line) - (size_t)k, " %d", ef.zone[i].milli[o]);
+		rows_add(out, "%s", line);
+	}
 	return r;
 }
 
@@ -50,7 +58,10 @@ static void test_values(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	robust_fixture("guest/sys/kernel/debug/extfrag/extfrag_index", SIZE_MAX, run);
+	robust_fixture("guest/sys/kernel/debug/extfrag/extfrag_index", SIZE_MAX, run,
+		       nonblank_line);
+	robust_fixture("guest/sys/kernel/debug/extfrag/unusable_index", SIZE_MAX, run,
+		       nonblank_line);
 	(void)st;
 }
 

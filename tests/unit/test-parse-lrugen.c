@@ -4,12 +4,37 @@
 
 static struct lrugen lg;
 
-/* Adapter for robust(). */
-static int run(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): in file order, a row per memcg, node,
+ * generation and tier. */
+static int run(const char *b, size_t n, char *err, struct rows *out)
 {
 	int r = parse_lrugen(b, n, &lg);
 
 	memcpy(err, lg.err, PERR_LEN);
+	for (int m = 0; m < lg.n; m++) {
+		rows_add(out, "memcg %llu %s", lg.memcg[m].id, lg.memcg[m].path);
+		for (int k = 0; k < lg.memcg[m].nnodes; k++) {
+			const struct lg_node *nd = &lg.memcg[m].node[k];
+
+			rows_add(out, "node %d", nd->nid);
+			for (int i = 0; i < nd->ngens; i++) {
+				const struct lg_gen *g = &nd->gen[i];
+
+				rows_add(out, "gen %llu %llu %llu%s %llu%s", g->seq, g->age_ms,
+					 g->pages[0], g->gone[0] ? "x" : "", g->pages[1],
+					 g->gone[1] ? "x" : "");
+				for (int t = 0; t < g->ntiers; t++) {
+					const struct lg_tier *tr = &g->tier[t];
+
+					rows_add(out, "tier %d %llu%c %llu%c %llu%c %llu%c %llu%c %llu%c",
+						 tr->tier, tr->v[0][0], tr->mark[0][0], tr->v[0][1],
+						 tr->mark[0][1], tr->v[0][2], tr->mark[0][2], tr->v[1][0],
+						 tr->mark[1][0], tr->v[1][1], tr->mark[1][1], tr->v[1][2],
+						 tr->mark[1][2]);
+				}
+			}
+		}
+	}
 	return r;
 }
 
@@ -104,8 +129,8 @@ static void test_broken(void **st)
 /* Every prefix and corrupted copy of both files is handled. */
 static void test_robust(void **st)
 {
-	robust_fixture("guest/sys/kernel/debug/lru_gen_full", SIZE_MAX, run);
-	robust_fixture("guest/sys/kernel/debug/lru_gen", SIZE_MAX, run);
+	robust_fixture("guest/sys/kernel/debug/lru_gen_full", SIZE_MAX, run, nonblank_line);
+	robust_fixture("guest/sys/kernel/debug/lru_gen", SIZE_MAX, run, nonblank_line);
 	(void)st;
 }
 

@@ -4,21 +4,30 @@
 
 static struct meminfo mi;
 
-/* Adapter for robust(). */
-static int run(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): one row per field. */
+static int run(const char *b, size_t n, char *err, struct rows *out)
 {
 	int r = parse_meminfo(b, n, &mi);
 
 	memcpy(err, mi.err, PERR_LEN);
+	for (int i = 0; i < mi.kv.n; i++)
+		rows_add(out, "%s %llu", mi.kv.v[i].name, mi.kv.v[i].val);
 	return r;
 }
 
-/* Adapter for robust(). */
-static int run_psi(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): a row per line present. */
+static int run_psi(const char *b, size_t n, char *err, struct rows *out)
 {
 	struct psi p;
 	int r = parse_psi(b, n, &p);
 
+	for (int i = 0; i < 2; i++) {
+		const struct psi_line *l = i ? &p.full : &p.some;
+
+		if (l->present)
+			rows_add(out, "%s %.2f %.2f %.2f %llu", i ? "full" : "some", l->avg10,
+				 l->avg60, l->avg300, l->total_us);
+	}
 	memcpy(err, p.err, PERR_LEN);
 	return r;
 }
@@ -62,7 +71,7 @@ static void test_psi(void **st)
 	assert_int_equal(p.some.total_us, FX_PSI_SOME_TOTAL);
 	assert_int_equal(parse_psi("some avg10=1.5 avg60=0.00 avg300=0.00 total=1\n", 46, &p), -1);
 	assert_string_equal(p.err, "line 1: psi: bad number");
-	robust(b, len, run_psi);
+	robust_rows(b, len, run_psi, nonblank_line);
 	free(b);
 	(void)st;
 }
@@ -70,7 +79,7 @@ static void test_psi(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	robust_fixture("guest/proc/meminfo", SIZE_MAX, run);
+	robust_fixture("guest/proc/meminfo", SIZE_MAX, run, nonblank_line);
 	(void)st;
 }
 

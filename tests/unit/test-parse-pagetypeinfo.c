@@ -4,13 +4,54 @@
 
 static struct pagetypeinfo pti;
 
-/* Adapter for robust(). */
-static int run(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): the header values, the type names, each
+ * free-count row and each block-count row. */
+static int run(const char *b, size_t n, char *err, struct rows *out)
 {
-	int r = parse_pagetypeinfo(b, n, &pti);
+	char line[400];
+	int r = parse_pagetypeinfo(b, n, &pti), k;
 
 	memcpy(err, pti.err, PERR_LEN);
+	if (pti.pageblock_order >= 0)
+		rows_add(out, "pageblock_order %d", pti.pageblock_order);
+	if (pti.pages_per_block)
+		rows_add(out, "pages_per_block %llu", pti.pages_per_block);
+	for (int i = 0; i < pti.nfree; i++) {
+		const struct pti_free *f = &pti.free[i];
+
+		k = snprintf(line, sizeof(line), "free %d %s %s", f->node, f->zone, f->type);
+		for (int o = 0; o < pti.norders && o < P_MAX_ORDERS; o++)
+			k += snprintf(line + k, sizeof(line) - (size_t)k, " %s%llu",
+				      f->overflow[o] ? ">" : "", f->count[o]);
+		rows_add(out, "%s", line);
+	}
+	if (pti.ntypes) {
+		k = snprintf(line, sizeof(line), "types");
+		for (int t = 0; t < pti.ntypes; t++)
+			k += snprintf(line + k, sizeof(line) - (size_t)k, " %s", pti.types[t]);
+		rows_add(out, "%s", line);
+	}
+	for (int i = 0; i < pti.nblocks; i++) {
+		const struct pti_blocks *bl = &pti.blocks[i];
+
+		k = snprintf(line, sizeof(line), "blocks %d %s", bl->node, bl->zone);
+		for (int t = 0; t < pti.ntypes; t++)
+			k += snprintf(line + k, sizeof(line) - (size_t)k, " %llu", bl->count[t]);
+		rows_add(out, "%s", line);
+	}
 	return r;
+}
+
+/* The lines that yield a row: the two header values, the block-count
+ * header (the type names) and every "Node" row. */
+static bool row_line(const char *l, size_t n)
+{
+	while (n && *l == ' ')
+		l++, n--;
+	return (n >= 16 && !memcmp(l, "Page block order", 16)) ||
+	       (n >= 15 && !memcmp(l, "Pages per block", 15)) ||
+	       (n >= 21 && !memcmp(l, "Number of blocks type", 21)) ||
+	       (n >= 4 && !memcmp(l, "Node", 4));
 }
 
 /* Pageblock size, free counts per type and order, block counts. */
@@ -57,7 +98,7 @@ static void test_broken(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	robust_fixture("guest/proc/pagetypeinfo", SIZE_MAX, run);
+	robust_fixture("guest/proc/pagetypeinfo", SIZE_MAX, run, row_line);
 	(void)st;
 }
 

@@ -2,33 +2,65 @@
 #include "tui-test.h"
 #include "tui-fixture.h"
 
-/* Adapter for robust(). */
-static int run_status(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): a row per field that is set. */
+static int run_status(const char *b, size_t n, char *err, struct rows *out)
 {
 	struct pidstatus ps;
 	int r = parse_pidstatus(b, n, &ps);
+	const struct { const char *k; u64 v; } f[] = {
+		{ "Pid", (u64)ps.pid }, { "Threads", (u64)ps.threads },
+		{ "VmRSS", ps.vm_rss }, { "RssAnon", ps.rss_anon },
+		{ "RssFile", ps.rss_file }, { "RssShmem", ps.rss_shmem },
+		{ "VmSwap", ps.vm_swap },
+	};
 
 	memcpy(err, ps.err, PERR_LEN);
+	if (ps.name[0])
+		rows_add(out, "Name %s", ps.name);
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (f[i].v)
+			rows_add(out, "%s %llu", f[i].k, f[i].v);
+	if (ps.mode[0])
+		rows_add(out, "mode %s", ps.mode);
 	return r;
 }
 
-/* Adapter for robust(). */
-static int run_stat(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): the cpu line, then a row per cpuN line. */
+static int run_stat(const char *b, size_t n, char *err, struct rows *out)
 {
 	struct cpustat cs;
 	int r = parse_cpustat(b, n, &cs);
 
 	memcpy(err, cs.err, PERR_LEN);
+	rows_add(out, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", cs.user, cs.nice,
+		 cs.system, cs.idle, cs.iowait, cs.irq, cs.softirq, cs.steal);
+	for (int i = 0; i < cs.ncpus; i++)
+		rows_add(out, "cpuN");
 	return r;
 }
 
-/* Adapter for robust(). */
-static int run_statm(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): major and minor, on success. */
+static int run_osrelease(const char *b, size_t n, char *err, struct rows *out)
+{
+	struct osrelease o;
+	int r = parse_osrelease(b, n, &o);
+
+	memcpy(err, o.err, PERR_LEN);
+	if (r == 0)
+		rows_add(out, "%d.%d", o.major, o.minor);
+	return r;
+}
+
+/* Adapter for robust_rows(): the seven numbers, on success. */
+static int run_statm(const char *b, size_t n, char *err, struct rows *out)
 {
 	struct statm sm;
 	int r = parse_statm(b, n, &sm);
 
 	memcpy(err, sm.err, PERR_LEN);
+	if (r == 0)
+		rows_add(out, "%llu %llu %llu %llu %llu %llu %llu", sm.size, sm.resident,
+			 sm.shared, sm.text, sm.lib, sm.data, sm.dt);
 	return r;
 }
 
@@ -48,19 +80,52 @@ static void test_fixture(void **st)
 	assert_int_equal(ps.rss_file, FX_PID1_FILE);
 	assert_int_equal(ps.vm_rss, ps.rss_anon + ps.rss_file + ps.rss_shmem);
 	assert_string_equal(ps.mode, "");
-	robust(b, len, run_status);
+	robust_rows(b, len, run_status, NULL);
 	free(b);
 	b = fixture("guest/proc/1/statm", &len);
 	assert_int_equal(parse_statm(b, len, &sm), 0);
 	assert_int_equal(sm.resident * 4, FX_PID1_ANON + FX_PID1_FILE);
-	robust(b, len, run_statm);
+	robust_rows(b, len, run_statm, nonblank_line);
 	free(b);
 	b = fixture("guest/proc/stat", &len);
 	assert_int_equal(parse_cpustat(b, len, &cs), 0);
 	assert_int_equal(cs.ncpus, FX_NCPUS);
 	assert_true(cs.idle > 0);
-	robust(b, len, run_stat);
+	robust_rows(b, len, run_stat, NULL);
 	free(b);
+	b = fixture("guest/proc/sys/kernel/osrelease", &len);
+	{
+		struct osrelease o;
+
+		assert_int_equal(parse_osrelease(b, len, &o), 0);
+		assert_int_equal(o.major, 7);
+		assert_int_equal(o.minor, 2);
+	}
+	robust_rows(b, len, run_osrelease, NULL);
+	free(b);
+	(void)st;
+}
+
+/* Release strings of distribution and development kernels; junk is named. */
+static void test_osrelease(void **st)
+{
+	static const struct { const char *s; int major, minor; } good[] = {
+		{ "6.1.0-28-amd64\n", 6, 1 }, { "6.2\n", 6, 2 },
+		{ "7.3.0-rc2+\n", 7, 3 }, { "5.15.0+deb\n", 5, 15 },
+	};
+	static const char *const bad[] = { "", "\n", "linux\n", "6\n", "6.\n", "6.x\n",
+					   "6.1 extra\n", "6.1x\n", "99999.1\n" };
+	struct osrelease o;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(parse_osrelease(good[i].s, strlen(good[i].s), &o), 0);
+		assert_int_equal(o.major, good[i].major);
+		assert_int_equal(o.minor, good[i].minor);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse_osrelease(bad[i], strlen(bad[i]), &o), -1);
+		assert_string_equal(o.err, "line 1: osrelease: expected MAJOR.MINOR");
+	}
 	(void)st;
 }
 
@@ -87,6 +152,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_broken),
+		cmocka_unit_test(test_osrelease),
 	};
 
 	return cmocka_run_group_tests_name("parse-proc", tests, NULL, NULL);

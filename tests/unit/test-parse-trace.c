@@ -4,13 +4,30 @@
 
 static struct trace tr;
 
-/* Adapter for robust(). */
-static int run(const char *b, size_t n, char *err)
+/* Adapter for robust_rows(): a row per compaction event, then one per
+ * event of another subsystem. */
+static int run(const char *b, size_t n, char *err, struct rows *out)
 {
 	int r = parse_trace(b, n, &tr);
 
 	memcpy(err, tr.err, PERR_LEN);
+	for (int i = 0; i < tr.n; i++) {
+		const struct tev *e = &tr.ev[i];
+
+		rows_add(out, "%s %.6f %d %d %llx %llx %llx %llx %d %s", tev_name(e->type), e->ts,
+			 e->cpu, e->pid, e->a, e->b, e->c, e->d, e->sync, e->status);
+	}
+	for (int i = 0; i < tr.other_lines; i++)
+		rows_add(out, "other");
 	return r;
+}
+
+/* Every line but blank and '#' comment lines is an event. */
+static bool event_line(const char *l, size_t n)
+{
+	while (n && *l == ' ')
+		l++, n--;
+	return n && *l != '#';
 }
 
 /* Count the events of one type. */
@@ -75,6 +92,9 @@ static void test_lines(void **st)
 	assert_int_equal(tr.ev[0].c, 512);
 	assert_int_equal(tr.ev[0].d, 32);
 	assert_int_equal(tr.ev[0].cpu, 0);
+	assert_int_equal(tr.ev[0].pid, 20);
+	assert_int_equal(tr.ev[1].pid, 57);
+	assert_int_equal(tr.ev[2].pid, 57);
 	assert_true(tr.ev[0].ts > 12.4999 && tr.ev[0].ts < 12.5001);
 	assert_int_equal(tr.ev[1].type, TEV_END);
 	assert_int_equal(tr.ev[1].a, 0x100);
@@ -86,6 +106,26 @@ static void test_lines(void **st)
 	assert_int_equal(tr.ev[2].b, 1);
 	assert_int_equal(tr.ev[3].type, TEV_OTHER);
 	assert_string_equal(tev_name(TEV_ISO_MIGRATE), "isolate_migrate");
+	(void)st;
+}
+
+/* The task's pid: after the last '-' of TASK-PID; -1 without one. */
+static void test_pid(void **st)
+{
+	const char in[] =
+		"    kworker/u4:1-37      [000] .....     1.000000: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n"
+		"           <...>-1234    [001] .....     1.000001: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n"
+		"         kworker        [001] .....     1.000002: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n"
+		"          a-b-c-         [001] .....     1.000003: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n"
+		"  x-12345678901          [001] .....     1.000004: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n";
+
+	assert_int_equal(parse_trace(in, sizeof(in) - 1, &tr), 0);
+	assert_int_equal(tr.n, 5);
+	assert_int_equal(tr.ev[0].pid, 37);
+	assert_int_equal(tr.ev[1].pid, 1234);
+	assert_int_equal(tr.ev[2].pid, -1);
+	assert_int_equal(tr.ev[3].pid, -1);
+	assert_int_equal(tr.ev[4].pid, -1);	/* too many digits for a pid */
 	(void)st;
 }
 
@@ -108,7 +148,7 @@ static void test_broken(void **st)
 /* Every prefix and corrupted copy is handled. */
 static void test_robust(void **st)
 {
-	robust_fixture("guest/sys/kernel/tracing/trace", SIZE_MAX, run);
+	robust_fixture("guest/sys/kernel/tracing/trace", SIZE_MAX, run, event_line);
 	(void)st;
 }
 
@@ -117,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_pid),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_robust),
 	};

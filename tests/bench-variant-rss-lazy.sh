@@ -1,0 +1,79 @@
+#!/bin/sh
+# bench-variant-rss-lazy.sh - seed 001's table for the rss-lazy variant:
+# procbench fork, exec and shell (us per operation, pinned to CPU 1 of a
+# 2-CPU guest; BENCH_CPU=N instead runs a 1-CPU guest with its UML process
+# pinned to host CPU N, which DESIGN.md found much less noisy on an idle
+# host, and much slower on a busy one) on base and, in the same boots of rss-lazy, under rss_counter.mode=lazy
+# (the variant), atomic (plain atomics, the thread's "revert" column) and
+# percpu (7.2's code path in the variant kernel), over BENCH_BOOTS boots
+# per kernel (default 5): mean, standard deviation, % change against base.
+# UML's fork costs about a millisecond, so a few microseconds of counter
+# set-up vanish in the spread; the in-kernel figure that shows them is the
+# time mm_rss_init() + mm_rss_destroy() (+ the switch) take per mm, from
+# debugfs rss_counter/stats over the same runs (base has no such counter:
+# its code path is the variant's percpu mode).
+cd "$(dirname "$0")/.." || exit 2
+boots=${BENCH_BOOTS:-5}
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT INT TERM
+
+if [ -n "${BENCH_CPU:-}" ]; then
+	run="taskset -c $BENCH_CPU ./umkit exec -c 1" pin=0 where="1 guest CPU on host CPU $BENCH_CPU"
+else
+	run="./umkit exec -c 2" pin=1 where="2 guest CPUs, procbench on CPU 1"
+fi
+echo "== rss-lazy vs base: procbench fork/exec/shell, $boots boots per kernel, $where"
+uml/kbuild.sh base >/dev/null && uml/kbuild.sh rss-lazy >/dev/null || exit 1
+guest=$(cat <<'G'
+command -v procbench >/dev/null || { echo "no procbench in the guest (rootfs without the workloads)" >&2; exit 1; }
+S=/sys/kernel/debug/rss_counter/stats P=/sys/module/rss_counter/parameters/mode
+st() { awk '$1 == "init" || $1 == "init_ns" || $1 == "destroy_ns" || $1 == "switch_ns" { printf "%s ", $2 }' $S; }
+for m in $MODES; do
+	[ "$m" = base ] || echo $m > $P || exit 1
+	[ ! -e $S ] || a=$(st)
+	for c in fork exec shell; do
+		n=300; [ $c = fork ] && n=1000
+		procbench --case $c --cpu $PIN --iterations $n | sed -n "s/^procbench: .*us_per_op=\([0-9.]*\).*/col=$m $c=\1/p"
+	done
+	[ ! -e $S ] || echo "col=$m $(echo $a $(st) | awk '{ n = $5 - $1; printf "ns_per_mm=%.1f mms=%d", n ? ($6 + $7 + $8 - $2 - $3 - $4) / n : 0, n }')"
+done
+G
+)
+i=0
+while [ $i -lt "$boots" ]; do
+	$run -V base -t 600 -- sh -c "PIN=$pin MODES=base; $guest" >> "$tmp" || exit 1
+	$run -V rss-lazy -t 600 -- sh -c "PIN=$pin MODES='lazy atomic percpu'; $guest" >> "$tmp" || exit 1
+	i=$((i + 1))
+done
+awk -v boots="$boots" '
+	{ c = $1; sub(/^col=/, "", c)
+	  for (i = 2; i <= NF; i++) { split($i, kv, "="); k = kv[1]
+		if (k == "mms") continue
+		n[c, k]++; s[c, k] += kv[2]; q[c, k] += kv[2] * kv[2] } }
+	function mean(c, k) { return n[c, k] ? s[c, k] / n[c, k] : 0 }
+	function sd(c, k,   m, d) { m = mean(c, k); d = n[c, k] ? q[c, k] / n[c, k] - m * m : 0
+		return n[c, k] > 1 && d > 0 ? sqrt(d * n[c, k] / (n[c, k] - 1)) : 0 }
+	END {
+		split("base lazy atomic percpu", col, " ")
+		split("fork exec shell ns_per_mm", key, " ")
+		split("fork_proc (us)|exec_proc (us)|shell_proc (us)|rss set-up+free per mm (ns)", lab, "|")
+		printf "%-30s", ""
+		for (j = 1; j <= 4; j++) printf " %-17s %8s", "  " (j > 1 ? "rss-lazy " : "") col[j], (j > 1 ? "vs base" : "")
+		printf "\n"
+		for (r = 1; r <= 4; r++) {
+			printf "%-30s", lab[r]
+			for (j = 1; j <= 4; j++) {
+				c = col[j]; k = key[r]
+				if (!n[c, k]) { printf " %17s %8s", "-", ""; continue }
+				printf " %9.1f +-%6.1f", mean(c, k), sd(c, k)
+				b = mean(k == "ns_per_mm" ? "percpu" : "base", k)
+				if (j > 1 && b && !(k == "ns_per_mm" && c == "percpu"))
+					printf " %+6.2f%%", (mean(c, k) - b) * 100 / b
+				else
+					printf " %8s", ""
+			}
+			printf "\n"
+		}
+		printf "(%d boots per kernel; the three rss-lazy columns ran in the same boots;\n", boots
+		printf " base has no set-up counter: that row compares with rss-lazy percpu, 7.2'"'"'s code path)\n"
+	}' "$tmp"

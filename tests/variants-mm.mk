@@ -1,0 +1,16 @@
+# tests/variants-mm.mk - the rss-lazy and compaction-noacct variants:
+# the guest program of the rss-lazy checks and 'make bench-variants-variants-mm'.
+# Included by tests/tests.mk, after rootfs/rootfs.mk.
+
+# umkit-rsscheck (tests/rss-guest.c) in every guest, for tests/t-variant-rss-lazy.sh.
+GUEST_PROGS	+= umkit-rsscheck
+umkit-rsscheck_SRCS = tests/rss-guest.c
+# rootfs.mk's rule was read before this line: name the program there too.
+$(ROOTFS): $(B)/rootfs/bin/umkit-rsscheck
+
+# Each variant's figures against base, side by side, over several boots.
+.PHONY: bench-variants-variants-mm
+bench-variants-variants-mm: all
+	@sh tests/bench-variant-compaction-noacct.sh
+	@sh tests/bench-variant-rss-lazy.sh
+	@sh tests/bench-workingset-cgroups.sh
