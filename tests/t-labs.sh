@@ -98,6 +98,39 @@ out=$("$UMKIT" lab "$TOP/tests/fixtures/labs/ui.lab" </dev/null 2>&1); rc=$?
 like "interactive without a terminal says to use --batch" "$rc:$out" "needs a terminal .*--batch"
 no_leftovers "errors leave nothing behind"
 
+# Exercises: the skeleton is written once, built and graded after.
+ex=$work/ex4
+out=$("$UMKIT" lab 4 --exercise "$ex" --batch 2>&1); rc=$?
+is "exercise: the first run writes the skeleton (exit 0)" "$rc" 0
+like "exercise: and says where" "$out" "The exercise of lab 04-counters is in $ex/04-twothreads.c"
+check "exercise: the TODO is in the skeleton" grep -q 'TODO: start a second thread' "$ex/04-twothreads.c"
+if grep -q 'pthread_create(&th' "$ex/04-twothreads.c"; then
+	not_ok "exercise: the solution's code is cut from the skeleton"
+else ok "exercise: the solution's code is cut from the skeleton"; fi
+out=$("$UMKIT" lab 4 --exercise "$ex" --batch 2>&1); rc=$?
+is "exercise: the skeleton fails its checks (exit 1)" "$rc" 1
+like "exercise: the skeleton's program runs but does not switch" "$out" \
+	"^not ok 13 exercise: result\(twothreads.mode_after\) == 1"
+cp "$TOP/labs/04-twothreads.c" "$ex/"
+out=$("$UMKIT" lab 4 --exercise "$ex" --batch 2>&1); rc=$?
+is "exercise: the completed program passes (exit 0)" "$rc:$(printf '%s\n' "$out" | grep -c '^not ok')" "0:0"
+echo 'int main(void) { return x; }' > "$ex/04-twothreads.c"
+out=$("$UMKIT" lab 4 --exercise "$ex" --batch 2>&1); rc=$?
+is "exercise: a program that does not build: exit 2" "$rc" 2
+like "exercise: ... the compiler's file:line" "$out" "04-twothreads.c:1:[0-9]+: error"
+like "exercise: ... and umkit says it" "$out" "04-twothreads.c does not build"
+out=$("$UMKIT" lab 1 --exercise "$ex" --batch 2>&1); rc=$?
+like "exercise: a lab without one says so" "$rc:$out" "^2:umkit: lab 01-tour has no exercise"
+ex2=$work/ex2
+out=$("$UMKIT" lab 2 --exercise "$ex2" --batch 2>&1); rc=$?
+is "kernel exercise: the first run writes the skeleton (exit 0)" "$rc" 0
+check "kernel exercise: the function's body is a TODO" \
+	grep -q 'TODO: apply the batched size changes' "$ex2/vmscan.c"
+is "kernel exercise: nothing else of the file changed" \
+	"$(diff "$TOP/build/k/lru-batch/src/mm/vmscan.c" "$ex2/vmscan.c" | grep -c '^[<>]')" \
+	"$(( $(sed -n '/^static void apply_gen_move_batch(/,/^}/p' "$TOP/build/k/lru-batch/src/mm/vmscan.c" | wc -l) - 4 + 3 ))"
+no_leftovers "the exercises leave nothing behind"
+
 # umkit get: the values labs check, for a user.
 out=$("$UMKIT" get "$TOP/tests/fixtures/guest" lru_gen.max_seq 'zoneinfo[Normal].managed' 2>&1)
 like "get: one line per spec" "$out" "^lru_gen.max_seq [0-9]+

@@ -404,6 +404,59 @@ variant_exists(const struct lab_env *env, const char *name)
 	return ok;
 }
 
+/* exercise program FILE | exercise kernel VARIANT PATH FUNCTION TODO... */
+static void
+exercise_line(struct lp *p, const char *rest)
+{
+	struct lab	*l = p->lab;
+	char		 kind[16], a[256], b[256], c[128], *dir, *slash;
+	size_t		 n;
+
+	if (l->ex_kind != LEX_NONE) {
+		PERR(p, "exercise: one per lab");
+		return;
+	}
+	if (!word(&rest, kind, sizeof kind) ||
+	    (strcmp(kind, "program") != 0 && strcmp(kind, "kernel") != 0)) {
+		PERR(p, "exercise: want 'exercise program FILE.c' or 'exercise "
+		    "kernel VARIANT PATH FUNCTION TODO-TEXT'");
+		return;
+	}
+	if (kind[0] == 'p') {
+		if (!word(&rest, a, sizeof a) || *rest != '\0' || (n = strlen(a)) < 3 ||
+		    strcmp(a + n - 2, ".c") != 0 || strchr(a, '/') != NULL) {
+			PERR(p, "exercise program: want one FILE.c beside the lab file");
+			return;
+		}
+		dir = xstrdup(p->path);
+		if ((slash = strrchr(dir, '/')) != NULL)
+			slash[1] = '\0';
+		else
+			dir[0] = '\0';
+		l->ex_kind = LEX_PROGRAM;
+		l->ex_file = xasprintf("%s%s", dir, a);
+		free(dir);
+		if (p->env != NULL && p->env->patches_dir != NULL &&
+		    access(l->ex_file, R_OK) < 0)
+			PERR(p, "exercise program %s: %s", a, strerror(errno));
+		return;
+	}
+	if (!word(&rest, a, sizeof a) || !word(&rest, b, sizeof b) ||
+	    !word(&rest, c, sizeof c) || *rest == '\0') {
+		PERR(p, "exercise kernel: want VARIANT PATH FUNCTION TODO-TEXT");
+		return;
+	}
+	if (!variant_exists(p->env, a))
+		PERR(p, "exercise kernel %s: no such variant (no patches/%s/series)", a, a);
+	if (b[0] == '/' || strstr(b, "..") != NULL)
+		PERR(p, "exercise kernel: %s: want a path inside the kernel tree", b);
+	l->ex_kind = LEX_KERNEL;
+	l->ex_variant = xstrdup(a);
+	l->ex_path = xstrdup(b);
+	l->ex_func = xstrdup(c);
+	l->ex_todo = xstrdup(rest);
+}
+
 /* A header keyword line. */
 static void
 header_line(struct lp *p, const char *kw, const char *rest)
@@ -474,9 +527,11 @@ header_line(struct lp *p, const char *kw, const char *rest)
 				PERR(p, "needs %s: want an absolute guest path", w);
 			push_str(&l->needs, &l->nneeds, w);
 		}
+	} else if (strcmp(kw, "exercise") == 0) {
+		exercise_line(p, rest);
 	} else {
 		PERR(p, "'%s' is not a lab header keyword (title, minutes, level, "
-		    "variants, memory, cpus, disk, seed, doc, needs; or 'step' to "
+		    "variants, memory, cpus, disk, seed, doc, needs, exercise; or 'step' to "
 		    "start the steps)", kw);
 	}
 }
@@ -992,6 +1047,11 @@ lab_free(struct lab *l)
 	free(l->seed);
 	free(l->doc);
 	free(l->intro);
+	free(l->ex_file);
+	free(l->ex_variant);
+	free(l->ex_path);
+	free(l->ex_func);
+	free(l->ex_todo);
 	free_strs(l->needs, l->nneeds);
 	free(l);
 }

@@ -166,6 +166,10 @@ struct lab {
 	int		 nneeds;
 	struct lstep	*steps;
 	int		 nsteps;
+	/* exercise program FILE | exercise kernel VARIANT PATH FUNCTION TODO */
+	enum { LEX_NONE, LEX_PROGRAM, LEX_KERNEL } ex_kind;
+	char		*ex_file;	/* program: the solution's path */
+	char		*ex_variant, *ex_path, *ex_func, *ex_todo;	/* kernel */
 };
 
 /*
