@@ -90,6 +90,14 @@ is "malformed lab: running it exits 2" "$rc" 2
 sed 's/^variants base/variants base nosuchvariant/' "$TOP/tests/fixtures/labs/ui.lab" > "$work/nov.lab"
 out=$("$UMKIT" lab --check "$work/nov.lab" 2>&1)
 like "a missing variant is a lab-file error" "$out" "nov.lab:6: variant nosuchvariant: no such variant"
+sed 's/lru_gen.max_seq) == 1/lru_gen.max_seq) == 1 + delta(vmstat.pgsteal_anno) - delta(meminfo.Nosuch_key_at_all)/' \
+	"$TOP/tests/fixtures/labs/ui.lab" > "$work/key.lab"
+out=$("$UMKIT" lab --check "$work/key.lab" 2>&1); rc=$?
+is "a misspelt kernel key: --check exits 2" "$rc" 2
+like "a misspelt vmstat key is named with the nearest one" "$out" \
+	"key.lab:[0-9]+: vmstat.pgsteal_anno: no kernel of the kit has vmstat key 'pgsteal_anno' \(did you mean vmstat.pgsteal_anon\?\)"
+like "an unknown meminfo key points to labs/kernel-keys" "$out" \
+	"key.lab:[0-9]+: meminfo.Nosuch_key_at_all: .*labs/kernel-keys"
 out=$("$UMKIT" lab 99 2>&1); rc=$?
 like "an unknown lab is named" "$rc:$out" "^125:umkit: no lab '99'"
 out=$("$UMKIT" lab --slow fast 1 2>&1); rc=$?

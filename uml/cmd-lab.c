@@ -86,13 +86,20 @@ lab_state_dir(const char *sub)
 static struct lab_env
 lab_env(void)
 {
-	static char	*pd;
-	struct lab_env	 e;
+	static char		*pd;
+	static struct lab_env	 e;
+	char			 err[512], *kp;
 
-	if (pd == NULL)
+	if (pd == NULL) {
 		pd = getenv("UMKIT_PATCHES") ? xstrdup(getenv("UMKIT_PATCHES")) :
 		    top_path("patches");
-	e.patches_dir = pd;
+		e.patches_dir = pd;
+		kp = getenv("UMKIT_KERNEL_KEYS") ? xstrdup(getenv("UMKIT_KERNEL_KEYS")) :
+		    top_path("labs/kernel-keys");
+		if (lab_keys_load(kp, &e, err, sizeof err) < 0)
+			fatalx("%s", err);
+		free(kp);
+	}
 	return e;
 }
 

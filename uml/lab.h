@@ -178,7 +178,20 @@ struct lab {
  */
 struct lab_env {
 	const char	*patches_dir;
+	/*
+	 * The keys of the kit's kernels, "vmstat KEY" and "meminfo KEY",
+	 * sorted (labs/kernel-keys); NULL: vmstat.KEY and meminfo.KEY are
+	 * not checked against them.
+	 */
+	char		**keys;
+	int		  nkeys;
 };
+
+/*
+ * Read a kernel-keys file into env (sorted); -1 with a message naming
+ * path:line in err when it cannot be read or a line is malformed.
+ */
+int		 lab_keys_load(const char *path, struct lab_env *, char *err, size_t);
 
 /*
  * Parse and validate a lab file.  Returns NULL with every problem found
