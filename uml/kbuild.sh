@@ -28,8 +28,19 @@ variant=${1:-base}
 
 die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
 
-[ -f "$patches/$variant/series" ] ||
-	die 1 "no variant '$variant' (no $patches/$variant/series; see 'umkit variants')"
+# A smoke variant (umkit smoke: smoke-HASH) has its patches in
+# build/smoke/HASH and builds in one tree shared by every smoke variant
+# (build/k/smoke-tree, or smoke-tree-debug with a debug config), so that
+# the next patch rebuilds only the files the two patch sets touch; its
+# kernel is copied to build/smoke/HASH/linux.
+case $variant in
+smoke-*)
+	pdir="$build/smoke/${variant#smoke-}"
+	if [ -f "$pdir/config" ]; then vdir="$build/k/smoke-tree-debug"; else vdir="$build/k/smoke-tree"; fi ;;
+*)	pdir="$patches/$variant" vdir="$build/k/$variant" ;;
+esac
+[ -f "$pdir/series" ] ||
+	die 1 "no variant '$variant' (no $pdir/series; see 'umkit variants')"
 
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/arch/um" ] ||
@@ -41,7 +52,6 @@ else
 	pristine=$("$here/fetch-source.sh")
 fi
 
-vdir="$build/k/$variant"
 tree="$vdir/src"
 obj="$vdir/obj"
 mkdir -p "$vdir"
@@ -51,7 +61,7 @@ exec 9>"$vdir/.lock"
 flock 9
 
 series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$patches/$variant/series" |
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$pdir/series" |
 		awk 'NF {print $1}'
 }
 
@@ -74,14 +84,14 @@ private_copy() {
 # Every patch the series names must exist: checked here, in this shell (a
 # die inside the $( ... | sha256sum) below would only end its subshell).
 for p in $(series_patches); do
-	[ -f "$patches/$variant/$p" ] ||
-		die 2 "variant $variant: series names $p, which is not in $patches/$variant/"
+	[ -f "$pdir/$p" ] ||
+		die 2 "variant $variant: series names $p, which is not in $pdir/"
 done
 stamp=$( {
 	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
-	cat "$patches/$variant/series"
+	cat "$pdir/series"
 	for p in $(series_patches); do
-		sha256sum < "$patches/$variant/$p"
+		sha256sum < "$pdir/$p"
 	done
 } | sha256sum | cut -c1-16)
 
@@ -93,13 +103,16 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	rm -f "$new/.umkit-stamp" "$new/.umkit-patched"
 	: > "$new/.umkit-patched"
 	for p in $(series_patches); do
-		pf="$patches/$variant/$p"
+		pf="$pdir/$p"
 		for f in $(patch_files "$pf"); do
 			private_copy "$new/$f"
 			echo "$f" >> "$new/.umkit-patched"
 		done
 		if ! out=$(patch -p1 -N -f --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
 			echo "umkit: variant $variant: patch $pf does not apply:" >&2
+			# smoke variants say where each patch came from
+			[ ! -f "$pdir/sources" ] ||
+				awk -F '\t' -v p="$p" '$1 == p { print "    (from " $2 (($3 != "") ? ": " $3 : "") ")" }' "$pdir/sources" >&2
 			echo "$out" | sed 's/^/    /' >&2
 			die 2 "variant $variant: nothing was changed (pristine tree and other builds untouched)"
 		fi
@@ -122,7 +135,7 @@ fi
 # --- 2. config -------------------------------------------------------------
 # The fragments, as the positional parameters (each quoted where used).
 set -- "$here/umkit.config"
-[ ! -f "$patches/$variant/config" ] || set -- "$@" "$patches/$variant/config"
+[ ! -f "$pdir/config" ] || set -- "$@" "$pdir/config"
 cstamp=$(cat "$tree/.umkit-stamp" "$@" | sha256sum | cut -c1-16)
 cfg="$vdir/cfg"
 mk() { make -s -C "$tree" ARCH=um "$@"; }
@@ -201,4 +214,10 @@ else
 	mv -f "$vdir/linux.new" "$vdir/linux"
 fi
 trap - EXIT INT TERM
-echo "$vdir/linux"
+if [ "$vdir" != "$build/k/$variant" ]; then
+	cp "$vdir/linux" "$pdir/linux.new" && cp "$vdir/build.log" "$pdir/build.log" &&
+		mv -f "$pdir/linux.new" "$pdir/linux"
+	echo "$pdir/linux"
+else
+	echo "$vdir/linux"
+fi
