@@ -1190,7 +1190,8 @@ pset_write(const struct pset *ps, const char *dir, const char *config,
 		free(tmp);
 		return -1;
 	}
-	sb_add(&series, "# umkit smoke: patches named by their content hash\n", 52);
+	p = "# umkit smoke: patches named by their content hash\n";
+	sb_add(&series, p, strlen(p));
 	for (i = 0; i < ps->n && rc == 0; i++) {
 		snprintf(name, sizeof name, "%04d.patch", i + 1);
 		sb_line(&series, name, strlen(name));

@@ -214,6 +214,36 @@ t_malformed(void **state)
 	assert_int_equal(sel("", &ps, err), -1);
 }
 
+/* The variant directory: series naming each patch, the diffs, sources. */
+static void
+t_write(void **state)
+{
+	char		 err[512], dir[] = "/tmp/test-patchin-XXXXXX", *v, *p, *t;
+	struct pset	 ps;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sel("--- a/mm/a.c\n+++ b/mm/a.c\n@@ -1 +1 @@\n-a\n+b\n", &ps, err), 0);
+	v = xasprintf("%s/v", dir);
+	assert_int_equal(pset_write(&ps, v, "CONFIG_X=y\n", err, sizeof err), 0);
+	p = xasprintf("%s/series", v);
+	assert_non_null(strstr(t = read_text(p), "\n0001.patch\n"));
+	free(t);
+	free(p);
+	p = xasprintf("%s/0001.patch", v);
+	assert_string_equal(t = read_text(p), ps.v[0].diff);
+	free(t);
+	free(p);
+	p = xasprintf("%s/config", v);
+	assert_string_equal(t = read_text(p), "CONFIG_X=y\n");
+	free(t);
+	free(p);
+	/* An existing directory is kept. */
+	assert_int_equal(pset_write(&ps, v, NULL, err, sizeof err), 0);
+	pset_free(&ps);
+	assert_int_equal(rm_tree(dir), 0);
+	free(v);
+}
+
 int
 main(void)
 {
@@ -226,6 +256,7 @@ main(void)
 		cmocka_unit_test(t_crlf_blank),
 		cmocka_unit_test(t_paths),
 		cmocka_unit_test(t_malformed),
+		cmocka_unit_test(t_write),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
