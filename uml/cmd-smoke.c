@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "patchin.h"
 #include "umkit.h"
 #include "util.h"
@@ -61,6 +62,9 @@ struct smoke {
 	int		 nruns;
 	const char	*labs;		/* "all", "none" or a list */
 	const char	*git;		/* repository of commit ranges */
+	const char	*bench;		/* benchmarks, or "none" */
+	const char	*json, *junit;	/* report files */
+	int		 boots, ktap;
 	int		 debug, hash_only, timeout_s;
 	char		*dir;		/* build/smoke/HASH */
 	char		*variant;	/* smoke-HASH */
@@ -150,7 +154,15 @@ print_after(const char *text, const char *mark, int max)
 	}
 }
 
-/* The stage line: "smoke: STAGE  RESULT". */
+/* The stages so far, for --ktap and --junit. */
+static struct {
+	char	*name, *text;
+	double	 secs;
+}		 stages[16];
+static int	 nstages;
+static long long stage_t0;
+
+/* The stage line: "smoke: STAGE  RESULT" (RESULT "ok..." or "FAIL..."). */
 static void
 stage(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -158,13 +170,104 @@ static void
 stage(const char *name, const char *fmt, ...)
 {
 	va_list	ap;
+	char	*t;
 
-	printf("smoke: %-6s ", name);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	t = xvasprintf(fmt, ap);
 	va_end(ap);
-	printf("\n");
+	printf("smoke: %-6s %s\n", name, t);
 	fflush(stdout);
+	if (nstages < 16) {
+		stages[nstages].name = xstrdup(name);
+		stages[nstages].text = t;
+		stages[nstages].secs = (now_ms() - stage_t0) / 1000.0;
+		nstages++;
+	} else {
+		free(t);
+	}
+	stage_t0 = now_ms();
+}
+
+/* Escape text for an XML attribute or element. */
+static void
+xml_put(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				fputc(*s, f);
+		}
+	}
+}
+
+/* The stages as KTAP on stdout, and as JUnit XML in path. */
+static void
+reports_write(const struct smoke *s, int ktap, const char *junit)
+{
+	FILE	*f;
+	int	 i, nfail = 0;
+
+	for (i = 0; i < nstages; i++)
+		nfail += strncmp(stages[i].text, "ok", 2) != 0;
+	if (ktap) {
+		printf("KTAP version 1\n1..%d\n", nstages);
+		for (i = 0; i < nstages; i++)
+			printf("%s %d %s # %s\n", strncmp(stages[i].text, "ok", 2) == 0 ?
+			    "ok" : "not ok", i + 1, stages[i].name, stages[i].text);
+	}
+	if (junit == NULL)
+		return;
+	if ((f = fopen(junit, "w")) == NULL)
+		fatal("%s", junit);
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+	    "<testsuite name=\"umkit smoke ");
+	xml_put(f, s->variant ? s->variant : "?");
+	fprintf(f, "\" tests=\"%d\" failures=\"%d\">\n", nstages, nfail);
+	for (i = 0; i < nstages; i++) {
+		fprintf(f, "  <testcase classname=\"smoke\" name=\"");
+		xml_put(f, stages[i].name);
+		fprintf(f, "\" time=\"%.3f\">", stages[i].secs);
+		if (strncmp(stages[i].text, "ok", 2) != 0) {
+			fprintf(f, "<failure message=\"");
+			xml_put(f, stages[i].text);
+			fprintf(f, "\"/>");
+		}
+		fprintf(f, "<system-out>");
+		xml_put(f, stages[i].text);
+		fprintf(f, "</system-out></testcase>\n");
+	}
+	fprintf(f, "</testsuite>\n</testsuites>\n");
+	if (fclose(f) != 0)
+		fatal("%s", junit);
+}
+
+/* Stage 6: the benchmarks, base against the patch. */
+static int
+smoke_bench(struct smoke *s)
+{
+	char		*base = top_path("build/k/base/linux");
+	const char	*kern[2] = { base, s->kernel }, *label[2] = { "base", s->variant };
+	struct bres	 r;
+	int		 rc;
+
+	rc = bench_run(kern, label, s->bench, s->boots, &r);
+	if (rc == 0) {
+		stage("bench", "ok: %s, %d boots per kernel", s->bench, s->boots);
+		bench_table(&r, stdout);
+		if (s->json != NULL && bench_json_write(&r, s->json) < 0)
+			fatalx("cannot write %s", s->json);
+	} else if (rc < 128) {
+		stage("bench", "FAIL: a benchmark boot failed (status %d)", rc);
+		rc = SMOKE_FAIL_CHECK;
+	}
+	bench_free(&r);
+	free(base);
+	return rc;
 }
 
 /* Stage 1: the inputs as one patch list, written as the variant. */
@@ -472,15 +575,42 @@ smoke_main(int argc, char **argv)
 		{ "debug", no_argument, NULL, 'D' },
 		{ "hash", no_argument, NULL, 'H' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "bench", required_argument, NULL, 'B' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "junit", required_argument, NULL, 'U' },
+		{ "ktap", no_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct smoke	 s = { .labs = "all", .timeout_s = 60 };
+	struct smoke	 s = { .labs = "all", .timeout_s = 60, .bench = "procbench",
+			    .boots = 5 };
+	char		 err[512];
 	long long	 t0 = now_ms();
 	int		 c, rc, fails = 0;
 	char		*end;
 
-	while ((c = getopt_long(argc, argv, "+t:", longopts, NULL)) != -1) {
+	stage_t0 = now_ms();
+	while ((c = getopt_long(argc, argv, "+t:n:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'n':
+			s.boots = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || s.boots < 2 ||
+			    s.boots > BENCH_MAX_BOOTS)
+				fatalx("-n %s: want 2 to %d boots", optarg, BENCH_MAX_BOOTS);
+			break;
+		case 'B':
+			s.bench = optarg;
+			if (strcmp(optarg, "none") != 0 && bench_check(optarg, err, sizeof err) < 0)
+				fatalx("--bench %s: %s", optarg, err);
+			break;
+		case 'J':
+			s.json = optarg;
+			break;
+		case 'U':
+			s.junit = optarg;
+			break;
+		case 'K':
+			s.ktap = 1;
+			break;
 		case 'a':
 			if (s.nadds == SMOKE_MAX_RUNS)
 				fatalx("--add: at most %d", SMOKE_MAX_RUNS);
@@ -534,8 +664,15 @@ smoke_main(int argc, char **argv)
 			goto done;
 		fails |= rc;
 	}
+	if (strcmp(s.bench, "none") != 0) {
+		rc = smoke_bench(&s);
+		if (rc >= 128)
+			goto done;
+		fails |= rc;
+	}
 	rc = fails ? SMOKE_FAIL_CHECK : 0;
 done:
+	reports_write(&s, s.ktap, s.junit);
 	if (rc >= 128 && rc != EXIT_PANIC)
 		printf("smoke: INTERRUPTED after %.1f s\n", (now_ms() - t0) / 1000.0);
 	else
@@ -549,7 +686,7 @@ done:
 
 const struct cmd cmd_smoke = {
 	.name = "smoke",
-	.usage = "smoke [--debug] [--labs all|none|N,...] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--git DIR] [-t SECONDS] [--hash] INPUT...",
+	.usage = "smoke [--debug] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [--json FILE] [--junit FILE] [--ktap] [--git DIR] [-t SECONDS] [--hash] INPUT...",
 	.help =
 "Smoke-test a kernel patch against the base kernel: does it apply, build,\n"
 "boot without a kernel report, pass the labs' checks and your reproducers?\n"
@@ -568,7 +705,9 @@ const struct cmd cmd_smoke = {
 "UBSAN reports), labs (every lab's batch checks; steps on the base kernel\n"
 "run on the patched one, steps that need another variant are skipped,\n"
 "since the patch is against base), run (each --run CMD on base and on the\n"
-"patch, with the --add files; the patched status must be 0 and no report).\n"
+"patch, with the --add files; the patched status must be 0 and no report),\n"
+"bench (base against the patch, as 'umkit compare' does: N interleaved\n"
+"boots each, mean, stddev, % change and Welch's t-test per metric).\n"
 "\n"
 "  --debug       build with DEBUG_VM, PROVE_LOCKING (lockdep) and KASAN\n"
 "                (variant smoke-HASH-debug, its own shared tree)\n"
@@ -578,6 +717,11 @@ const struct cmd cmd_smoke = {
 "  --git DIR     the repository of commit ranges (default $KSRC)\n"
 "  -t SECONDS    per boot: a hang or console flood fails then (default 60)\n"
 "  --hash        print the variant the input makes, and stop\n"
+"  --bench NAMES benchmarks (default procbench; kvbench; none)\n"
+"  -n N          boots per kernel for them (default 5)\n"
+"  --json FILE   every benchmark sample as JSON (see umkit compare)\n"
+"  --ktap        the stages as KTAP at the end\n"
+"  --junit FILE  the stages as a JUnit XML test suite\n"
 "\n"
 "Exit status: 0 passed; 2 the input was refused; 3 a patch does not\n"
 "apply; 4 the kernel does not build; 5 boot: panic, hang, flood or a\n"

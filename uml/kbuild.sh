@@ -36,8 +36,10 @@ die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
 case $variant in
 smoke-*)
 	pdir="$build/smoke/${variant#smoke-}"
+	# A patch under test applies exactly, as git am would (no fuzz).
+	fuzz=--fuzz=0
 	if [ -f "$pdir/config" ]; then vdir="$build/k/smoke-tree-debug"; else vdir="$build/k/smoke-tree"; fi ;;
-*)	pdir="$patches/$variant" vdir="$build/k/$variant" ;;
+*)	pdir="$patches/$variant" vdir="$build/k/$variant" fuzz= ;;
 esac
 [ -f "$pdir/series" ] ||
 	die 1 "no variant '$variant' (no $pdir/series; see 'umkit variants')"
@@ -108,7 +110,7 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 			private_copy "$new/$f"
 			echo "$f" >> "$new/.umkit-patched"
 		done
-		if ! out=$(patch -p1 -N -f --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
+		if ! out=$(patch -p1 -N -f $fuzz --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
 			echo "umkit: variant $variant: patch $pf does not apply:" >&2
 			# smoke variants say where each patch came from
 			[ ! -f "$pdir/sources" ] ||

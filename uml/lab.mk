@@ -69,3 +69,9 @@ fuzz-patchin: $(B)/fuzz/fuzz-patchin
 	@mkdir -p $(B)/fuzz/corpus-patchin
 	$(B)/fuzz/fuzz-patchin -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 		-print_final_stats=1 $(B)/fuzz/corpus-patchin tests/fuzz-corpus-patchin
+
+# The statistics of umkit compare (uml/stats.c).
+$(LT)/test-stats: tests/unit/test-stats.c uml/stats.c uml/stats.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka -lm
+UNIT_TESTS	+= $(LT)/test-stats
