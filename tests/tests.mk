@@ -36,6 +36,12 @@ bench-disk: all $(B)/tests/bench-disk
 bench-workloads: all
 	@sh tests/bench-workloads.sh
 
+# umkit smoke: a one-file mm patch's time to the full report, --debug's cost.
+.PHONY: bench-smoke
+bench: bench-smoke
+bench-smoke: all
+	@sh tests/bench-smoke.sh
+
 # Your own files (--add) and stdin (-i): their boot cost and throughput.
 .PHONY: bench-guest-io
 bench: bench-guest-io

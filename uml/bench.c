@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -164,9 +166,60 @@ boot_once(const char *kernel, const char *script, char **out)
 		(*out)[len] = '\0';
 	}
 	close(p[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	st = child_wait(pid);
 	free(argv[0]);
+	return st;
+}
+
+static volatile sig_atomic_t	fwd_pid, fwd_sig;
+
+/* Pass a terminating signal on to the child being waited for. */
+static void
+fwd_handler(int sig)
+{
+	fwd_sig = sig;
+	if (fwd_pid > 0)
+		kill(fwd_pid, sig);
+}
+
+/* Wait for pid, forwarding signals. */
+int
+child_wait(pid_t pid)
+{
+	return child_wait_tick(pid, NULL, NULL);
+}
+
+/* Wait for pid, forwarding signals, calling tick every 300 ms. */
+int
+child_wait_tick(pid_t pid, void (*tick)(void *), void *arg)
+{
+	struct sigaction	 sa, old[3];
+	static const int	 sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	int			 st = 0, i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fwd_handler;
+	sigemptyset(&sa.sa_mask);
+	fwd_pid = pid;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	for (;;) {
+		pid_t r = waitpid(pid, &st, tick != NULL ? WNOHANG : 0);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			fatal("waitpid");
+		if (r == 0) {
+			tick(arg);
+			usleep(300000);
+		}
+	}
+	fwd_pid = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (fwd_sig != 0)
+		return 128 + fwd_sig;
 	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
 }
 
@@ -353,6 +406,71 @@ bench_json_read(struct bres *r, int side, const char *path, char *err,
 	}
 	json_decref(o);
 	return 0;
+}
+
+/* Charts of every metric through gnuplot. */
+int
+bench_plot(const struct bres *r, const char *dir, char *err, size_t errlen)
+{
+	char		*path, *gp;
+	FILE		*f, *g;
+	int		 i, s, rc;
+	pid_t		 pid;
+	struct welch	 w;
+
+	mkdir(dir, 0755);
+	gp = xasprintf("%s/plot.gp", dir);
+	if ((g = fopen(gp, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", gp, strerror(errno));
+		free(gp);
+		return -1;
+	}
+	fprintf(g, "# umkit: bars with error bars (mean, standard deviation)\n"
+	    "set style fill solid 0.6 border -1\nset boxwidth 0.6\n"
+	    "set yrange [0:*]\nset grid ytics\nunset key\nset xrange [-0.6:1.6]\n");
+	for (i = 0; i < r->nm; i++) {
+		const struct bmetric *m = &r->m[i];
+
+		path = xasprintf("%s/%s.dat", dir, m->name);
+		if ((f = fopen(path, "w")) == NULL) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			free(path);
+			fclose(g);
+			free(gp);
+			return -1;
+		}
+		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
+		fprintf(f, "# kernel mean stddev n\n");
+		for (s = 0; s < 2; s++)
+			fprintf(f, "\"%s\" %.6g %.6g %d\n", r->label[s], w.mean[s], w.sd[s],
+			    m->n[s]);
+		fclose(f);
+		for (s = 0; s < 2; s++) {
+			fprintf(g, "set terminal %s size 640,480\nset output '%s/%s.%s'\n",
+			    s ? "svg" : "pngcairo", dir, m->name, s ? "svg" : "png");
+			fprintf(g, "set title \"%s (%+.1f%%, p=%.3g, %d boots per side)\" noenhanced\n"
+			    "set ylabel \"%s\" noenhanced\n"
+			    "plot '%s' using 0:2:3:xtic(1) with boxerrorbars lc rgb '#4a7ab0'\n",
+			    m->name, w.change_pct, w.p, r->boots, m->name, path);
+		}
+		free(path);
+	}
+	fprintf(g, "unset output\n");
+	fclose(g);
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0)
+		fatal("fork");
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
+		_exit(127);
+	}
+	rc = child_wait(pid);
+	if (rc != 0)
+		snprintf(err, errlen, "gnuplot %s failed (status %d%s)", gp, rc,
+		    rc == 127 ? ": not installed? apt-get install gnuplot-nox" : "");
+	free(gp);
+	return rc == 0 ? 0 : -1;
 }
 
 /* Free what r holds. */

@@ -9,6 +9,7 @@
 #define UMKIT_BENCH_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #define BENCH_MAX_METRICS	32
 #define BENCH_MAX_BOOTS		100
@@ -47,5 +48,20 @@ int	bench_json_write(const struct bres *, const char *path);
 int	bench_json_read(struct bres *r, int side, const char *path, char *err,
 	    size_t errlen);
 void	bench_free(struct bres *);
+/*
+ * Charts in dir (made if missing): per metric METRIC.png and METRIC.svg,
+ * a bar per kernel with its standard deviation as error bar, drawn by
+ * gnuplot from METRIC.dat and plot.gp (both kept).  0, or -1 with err.
+ */
+int	bench_plot(const struct bres *, const char *dir, char *err, size_t errlen);
+/*
+ * Wait for child pid, passing SIGINT, SIGTERM and SIGHUP on to it (its
+ * own cleanup runs: umkit exec kills its guest, kbuild.sh removes its
+ * half-made tree).  Its exit status, 128+N for a signal; 128+N too when
+ * this process got signal N meanwhile.
+ */
+int	child_wait(pid_t pid);
+/* The same, calling tick(arg) every 300 ms while the child runs. */
+int	child_wait_tick(pid_t pid, void (*tick)(void *), void *arg);
 
 #endif

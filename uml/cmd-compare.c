@@ -50,10 +50,11 @@ compare_main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "bench", required_argument, NULL, 'b' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct bres	 r;
-	const char	*names = "procbench", *json = NULL, *label[2];
+	const char	*names = "procbench", *json = NULL, *plot = NULL, *label[2];
 	char		*kern[2], err[512], *end;
 	int		 c, n = 5, rc, i;
 
@@ -64,6 +65,9 @@ compare_main(int argc, char **argv)
 			break;
 		case 'j':
 			json = optarg;
+			break;
+		case 'p':
+			plot = optarg;
 			break;
 		case 'n':
 			n = strtol(optarg, &end, 10);
@@ -86,6 +90,8 @@ compare_main(int argc, char **argv)
 			if (bench_json_read(&r, i, label[i], err, sizeof err) < 0)
 				fatalx("%s", err);
 		bench_table(&r, stdout);
+		if (plot != NULL && bench_plot(&r, plot, err, sizeof err) < 0)
+			fatalx("%s", err);
 		bench_free(&r);
 		return 0;
 	}
@@ -98,6 +104,8 @@ compare_main(int argc, char **argv)
 		bench_table(&r, stdout);
 		if (json != NULL && bench_json_write(&r, json) < 0)
 			fatalx("cannot write %s", json);
+		if (plot != NULL && bench_plot(&r, plot, err, sizeof err) < 0)
+			fatalx("%s", err);
 	}
 	bench_free(&r);
 	free(kern[0]);
@@ -107,7 +115,7 @@ compare_main(int argc, char **argv)
 
 const struct cmd cmd_compare = {
 	.name = "compare",
-	.usage = "compare [--bench NAMES] [-n N] [--json FILE] A B",
+	.usage = "compare [--bench NAMES] [-n N] [--json FILE] [--plot DIR] A B",
 	.help =
 "Benchmark two kernels against each other: A and B are variants (see\n"
 "'umkit variants'; a smoke-HASH variant of 'umkit smoke' too), booted N\n"
@@ -119,6 +127,8 @@ const struct cmd cmd_compare = {
 "  --bench NAMES  comma list (default procbench): procbench, kvbench\n"
 "  -n N           boots per kernel (2-100; default 5)\n"
 "  --json FILE    every sample, both kernels and the machine, as JSON\n"
+"  --plot DIR     a PNG and an SVG chart per metric (gnuplot): bars with\n"
+"                error bars (standard deviation)\n"
 "\n"
 "The table, per metric: A's mean ±stddev (in % of the mean), the % change,\n"
 "B's mean ±stddev; * marks p<0.05 and ** p<0.01 in Welch's t-test\n"

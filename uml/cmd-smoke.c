@@ -64,6 +64,7 @@ struct smoke {
 	const char	*git;		/* repository of commit ranges */
 	const char	*bench;		/* benchmarks, or "none" */
 	const char	*json, *junit;	/* report files */
+	const char	*plot;		/* chart directory */
 	int		 boots, ktap;
 	int		 debug, hash_only, timeout_s;
 	char		*dir;		/* build/smoke/HASH */
@@ -84,10 +85,23 @@ self(void)
  * terminal's process group; we only wait.
  */
 static int
+run_to_tick(char *const argv[], const char *path, int stdout_too,
+    void (*tick)(void *), void *arg);
+
+/* run_to_tick without progress. */
+static int
 run_to(char *const argv[], const char *path, int stdout_too)
 {
+	return run_to_tick(argv, path, stdout_too, NULL, NULL);
+}
+
+/* Run argv with its output in path, calling tick while it runs. */
+static int
+run_to_tick(char *const argv[], const char *path, int stdout_too,
+    void (*tick)(void *), void *arg)
+{
 	pid_t	pid;
-	int	st, fd;
+	int	fd;
 
 	fflush(stdout);
 	fflush(stderr);
@@ -105,12 +119,7 @@ run_to(char *const argv[], const char *path, int stdout_too)
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			fatal("waitpid");
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return WEXITSTATUS(st);
+	return child_wait_tick(pid, tick, arg);
 }
 
 /* Print the lines of text matching any report mark (at most max); count all. */
@@ -261,6 +270,12 @@ smoke_bench(struct smoke *s)
 		bench_table(&r, stdout);
 		if (s->json != NULL && bench_json_write(&r, s->json) < 0)
 			fatalx("cannot write %s", s->json);
+		if (s->plot != NULL) {
+			char err[512];
+
+			if (bench_plot(&r, s->plot, err, sizeof err) < 0)
+				fatalx("%s", err);
+		}
 	} else if (rc < 128) {
 		stage("bench", "FAIL: a benchmark boot failed (status %d)", rc);
 		rc = SMOKE_FAIL_CHECK;
@@ -326,6 +341,41 @@ smoke_input(struct smoke *s, int n, char **inputs)
 	return 0;
 }
 
+struct progress {
+	char		*log;		/* the shared tree's build.log */
+	long		 expect;	/* objects the last build compiled */
+	long long	 t0;
+};
+
+/* Count the objects a build log shows compiled. */
+static long
+count_cc(const char *path)
+{
+	char	*t = read_text(path), *p;
+	long	 n = 0;
+
+	for (p = t; p != NULL && (p = strstr(p, "\n  CC ")) != NULL; p++)
+		n++;
+	free(t);
+	return n;
+}
+
+/* On a terminal: one updating line with the objects compiled so far. */
+static void
+build_tick(void *arg)
+{
+	struct progress	*pr = arg;
+	long		 n = count_cc(pr->log);
+
+	if (pr->expect > 0)
+		fprintf(stderr, "\rsmoke: build  %ld of ~%ld objects (as many as the "
+		    "last build of this tree), %llds  ", n, pr->expect,
+		    (now_ms() - pr->t0) / 1000);
+	else
+		fprintf(stderr, "\rsmoke: build  %ld objects, %llds  ", n,
+		    (now_ms() - pr->t0) / 1000);
+}
+
 /* Stage 2: apply and build (uml/kbuild.sh); the evidence on failure. */
 static int
 smoke_build(struct smoke *s)
@@ -335,8 +385,28 @@ smoke_build(struct smoke *s)
 	long long	 t0 = now_ms();
 	int		 rc, n;
 
+	struct progress	 pr;
+	char		*cnt;
+	FILE		*cf;
+
+	pr.log = xasprintf("%s/build/k/smoke-tree%s/build.log", top_dir(),
+	    s->debug ? "-debug" : "");
+	cnt = xasprintf("%s/build/k/smoke-tree%s/.umkit-objects", top_dir(),
+	    s->debug ? "-debug" : "");
+	out = read_text(cnt);
+	pr.expect = out ? atol(out) : 0;
+	free(out);
+	pr.t0 = t0;
 	log = xasprintf("%s/kbuild.log", s->dir);
-	rc = run_to(argv, log, 1);
+	rc = run_to_tick(argv, log, 1, isatty(2) ? build_tick : NULL, &pr);
+	if (isatty(2))
+		fprintf(stderr, "\r%100s\r", "");
+	if (rc == 0 && (cf = fopen(cnt, "w")) != NULL) {
+		fprintf(cf, "%ld\n", count_cc(pr.log));
+		fclose(cf);
+	}
+	free(cnt);
+	free(pr.log);
 	out = read_text(log);
 	if (rc == 0) {
 		s->kernel = xasprintf("%s/linux", s->dir);
@@ -388,15 +458,21 @@ smoke_build(struct smoke *s)
 	return rc;
 }
 
+/* The marker before the guest's dmesg at the end of a run's log. */
+#define DMESG_MARK	"@@umkit-smoke-dmesg@@"
+
 /*
- * Boot kernel, run cmd (the console and cmd's output into logfile).
+ * Boot kernel, run cmd (the console and cmd's output into logfile).  The
+ * guest boots quiet, so warnings never reach the console: the kernel log
+ * (dmesg) is appended after cmd and scanned, with the console; cmd's own
+ * output is not scanned.
  * Returns exec's status; *nrep gets the kernel reports on the console.
  */
 static int
 boot_run(struct smoke *s, const char *kernel, const char *cmd,
     const char *logfile, int *nrep, int print, int *flood)
 {
-	char	*argv[8 + 2 * SMOKE_MAX_RUNS], *text, t[16];
+	char	*argv[16 + 2 * SMOKE_MAX_RUNS], *text, t[16], *wrap, *d;
 	int	 i, k = 0, rc;
 	struct stat sb;
 
@@ -415,13 +491,18 @@ boot_run(struct smoke *s, const char *kernel, const char *cmd,
 	argv[k++] = "--";
 	argv[k++] = "sh";
 	argv[k++] = "-c";
-	argv[k++] = (char *)cmd;
+	wrap = xasprintf("(%s); st=$?; echo %s >&2; dmesg >&2; exit $st", cmd,
+	    DMESG_MARK);
+	argv[k++] = wrap;
 	argv[k] = NULL;
 	rc = run_to(argv, logfile, 1);
 	free(argv[0]);
+	free(wrap);
 	*flood = stat(logfile, &sb) == 0 && sb.st_size > SMOKE_FLOOD_BYTES;
 	text = read_text(logfile);
-	*nrep = text ? reports(text, print, 12) : 0;
+	/* After the marker: the kernel log; without it (panic, hang): all. */
+	d = text ? strstr(text, DMESG_MARK "\n") : NULL;
+	*nrep = text ? reports(d ? d : text, print, 12) : 0;
 	free(text);
 	return rc;
 }
@@ -460,15 +541,16 @@ smoke_boot(struct smoke *s)
 			free(text);
 			return rc;
 		}
-		reports(text ? text : "", 1, 12);
 		if (text != NULL) {
-			const char **m;
+			const char **m, *d = strstr(text, DMESG_MARK "\n");
 
+			d = d ? d : text;
+			reports(d, 1, 12);
 			for (m = report_marks; *m != NULL; m++)
-				if (strstr(text, *m) != NULL)
+				if (strstr(d, *m) != NULL)
 					break;
 			if (*m != NULL)
-				print_after(text, *m, 12);
+				print_after(d, *m, 12);
 		}
 		printf("    (console: %s)\n", log);
 		rc = SMOKE_FAIL_BOOT;
@@ -579,6 +661,7 @@ smoke_main(int argc, char **argv)
 		{ "json", required_argument, NULL, 'J' },
 		{ "junit", required_argument, NULL, 'U' },
 		{ "ktap", no_argument, NULL, 'K' },
+		{ "plot", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct smoke	 s = { .labs = "all", .timeout_s = 60, .bench = "procbench",
@@ -610,6 +693,9 @@ smoke_main(int argc, char **argv)
 			break;
 		case 'K':
 			s.ktap = 1;
+			break;
+		case 'P':
+			s.plot = optarg;
 			break;
 		case 'a':
 			if (s.nadds == SMOKE_MAX_RUNS)
@@ -686,7 +772,7 @@ done:
 
 const struct cmd cmd_smoke = {
 	.name = "smoke",
-	.usage = "smoke [--debug] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [--json FILE] [--junit FILE] [--ktap] [--git DIR] [-t SECONDS] [--hash] INPUT...",
+	.usage = "smoke [--debug] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [-t SECONDS] [--hash] INPUT...",
 	.help =
 "Smoke-test a kernel patch against the base kernel: does it apply, build,\n"
 "boot without a kernel report, pass the labs' checks and your reproducers?\n"
@@ -722,6 +808,7 @@ const struct cmd cmd_smoke = {
 "  --json FILE   every benchmark sample as JSON (see umkit compare)\n"
 "  --ktap        the stages as KTAP at the end\n"
 "  --junit FILE  the stages as a JUnit XML test suite\n"
+"  --plot DIR    a PNG and an SVG chart per benchmark metric (gnuplot)\n"
 "\n"
 "Exit status: 0 passed; 2 the input was refused; 3 a patch does not\n"
 "apply; 4 the kernel does not build; 5 boot: panic, hang, flood or a\n"

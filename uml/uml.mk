@@ -11,7 +11,7 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # One file per command (uml/cmd-NAME.c), the supervisor beside its client
 # ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
-		   cleanup doctor lab get smoke compare
+		   cleanup doctor lab get smoke compare plot
 LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/initrd.c uml/run.c uml/watch.c \
 		   uml/ctl.c uml/supervisor.c uml/preflight.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
