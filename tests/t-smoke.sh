@@ -3,7 +3,11 @@
 # the same variant and result; a patch that does not apply, does not
 # build, WARNs at boot or panics at boot fails with the named stage and
 # its evidence; a path leaving the tree and a thread with a missing part
-# are refused before anything is applied; nothing is left behind.
+# are refused before anything is applied; the bench stage's table, JSON,
+# JUnit and KTAP are checked with parsers (python3's json, xmllint), the
+# charts of --plot and umkit plot by PNG magic and xmllint; umkit compare
+# finds a known effect (400 us more per new mm: fork slower, marked and
+# called worse); nothing is left behind.
 #
 # Kernel builds: the fixtures all change mm/vmscan.c, and smoke variants
 # share one tree (build/k/smoke-tree), so each is a one-file rebuild.
@@ -11,6 +15,17 @@
 F=tests/fixtures/smoke
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# png_ok FILE: the file starts with PNG's magic bytes.
+png_ok() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+
+# --- umkit plot: a recording's time series --------------------------------
+"$UMKIT" record tests/fixtures/guest $tmp/rec --every 100 --for 1 >/dev/null 2>&1
+out=$("$UMKIT" plot $tmp/rec $tmp/recplots 2>&1); rc=$?
+is "umkit plot RECORDING: exit 0" "$rc" 0
+like "... says what it drew" "$out" 'plot: [0-9]+ snapshots; charts in'
+check "... memory.png is a PNG" png_ok $tmp/recplots/memory.png
+check "... lru_gen.svg is well-formed SVG" xmllint --noout $tmp/recplots/lru_gen.svg
+check "... compaction.svg too" xmllint --noout $tmp/recplots/compaction.svg
 
 # --- the input forms: one hash ---------------------------------------------
 want=$("$UMKIT" smoke --hash $F/good.patch | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p')
@@ -34,18 +49,20 @@ is "a git commit range gives the same variant" "$got" "$want"
 # --- refused before anything is applied ------------------------------------
 printf -- '--- a/../../etc/x\n+++ b/../../etc/x\n@@ -1 +1 @@\n-a\n+b\n' > $tmp/out.patch
 nsm=$(ls build/smoke | wc -l)
-out=$("$UMKIT" smoke $tmp/out.patch 2>&1); rc=$?
+out=$("$UMKIT" smoke --bench none $tmp/out.patch 2>&1); rc=$?
 is "a path leaving the tree: exit 2" "$rc" 2
 like "... named" "$out" "input +FAIL: .*leaves the tree"
 is "... and no variant was written" "$(ls build/smoke | wc -l)" "$nsm"
-# thread.mbox minus its patch: a cover letter of 1 with part 1 missing.
-sed '/^Subject: \[PATCH 0\/1\]/s/0\/1/0\/2/' $F/thread.mbox > $tmp/missing.mbox
-out=$("$UMKIT" smoke $tmp/missing.mbox 2>&1); rc=$?
+# thread.mbox with its patch renumbered 1/2: part 2/2 is missing.
+sed 's/^Subject: \[PATCH 1\/1\]/Subject: [PATCH 1\/2]/' $F/thread.mbox > $tmp/missing.mbox
+out=$("$UMKIT" smoke --bench none $tmp/missing.mbox 2>&1); rc=$?
 is "a thread with a part missing: exit 2" "$rc" 2
 like "... the missing part named" "$out" 'PATCH 1/2|PATCH 2/2\] is missing|does not belong'
 
 # --- a good patch: every stage -------------------------------------------
-out=$("$UMKIT" smoke --labs none --run 'dmesg | grep -q umkit-smoke' $F/good.patch 2>&1); rc=$?
+# With two boots per kernel of procbench, and every report format.
+out=$("$UMKIT" smoke --labs none --run 'dmesg | grep -q umkit-smoke' -n 2 --bench procbench \
+	--json $tmp/r.json --junit $tmp/r.xml --ktap $F/good.patch 2>&1); rc=$?
 is "a good patch passes: exit 0" "$rc" 0
 like "... stages named" "$out" 'smoke: apply +ok'
 like "... build" "$out" 'smoke: build +ok'
@@ -53,31 +70,66 @@ like "... boot clean" "$out" 'smoke: boot +ok .*no kernel reports'
 like "... the reproducer ran on both (base lacks the line, the patch has it)" "$out" \
 	"smoke: run +ok: .*base status 1, 0 reports; patched status 0, 0 reports"
 like "... PASS" "$out" "smoke: PASS $want"
-out2=$("$UMKIT" smoke --labs none --run 'dmesg | grep -q umkit-smoke' $F/thread.mbox 2>&1); rc=$?
-is "the thread form: the same result" "$rc:$(printf '%s\n' "$out2" | grep -c 'ok')" \
-	"0:$(printf '%s\n' "$out" | grep -c 'ok')"
+like "... the bench table, lkp-style" "$out" '%change .* metric'
+like "... a fork line" "$out" '[0-9.]+ +±[0-9]+% +[-+][0-9.]+%.* procbench.fork_us'
+like "... the legend" "$out" '2 boots per side, interleaved'
+check "... --json parses, 2 samples per side" python3 -c "import json,sys; d=json.load(open('$tmp/r.json')); m=d['metrics']['procbench.fork_us']['samples']; sys.exit(0 if len(m[0])==2 and len(m[1])==2 and d['kernels'][0]['host'] else 1)"
+check "... --junit is well-formed XML" xmllint --noout $tmp/r.xml
+is "... --junit has a testcase per stage" "$(xmllint --xpath 'count(//testcase)' $tmp/r.xml)" 6
+# The patch only adds a line at boot: for procbench the two kernels are
+# the same, so no change may be marked at p<0.01 (a 5% test would flag one
+# of six metrics in a quarter of the runs by chance alone).
+if printf '%s\n' "$out" | grep -E '^ *[0-9.]+ .*%\*\* .*procbench' >/dev/null; then
+	not_ok "... two kernels alike for procbench: no change at p<0.01" "$out"
+else
+	ok "... two kernels alike for procbench: no change at p<0.01"
+fi
+out2=$("$UMKIT" compare --plot $tmp/plots $tmp/r.json $tmp/r.json 2>&1); rc=$?
+is "compare of two saved --json files: exit 0" "$rc" 0
+like "... identical samples: nothing significant" "$out2" '0 of 6 metrics changed significantly'
+check "--plot: a PNG per metric (magic bytes)" png_ok $tmp/plots/procbench.fork_us.png
+check "--plot: an SVG per metric (well-formed XML)" xmllint --noout $tmp/plots/procbench.exec_us.svg
+ktap=$(printf '%s\n' "$out" | sed -n '/^KTAP version 1$/,$p')
+is "... --ktap: a KTAP document, its plan and 6 results" \
+	"$(printf '%s\n' "$ktap" | grep -cE '^(KTAP version 1|1\.\.6|ok [1-6] [a-z]+ # .*)$')" 8
+# The thread form, with every lab's batch checks this time.
+out2=$("$UMKIT" smoke --bench none --run 'dmesg | grep -q umkit-smoke' $F/thread.mbox 2>&1); rc=$?
+st() { printf '%s\n' "$1" | grep -E '^smoke: (apply|build|boot|run) ' | sed 's/ (.*//' | awk '{print $2, $3}'; }
+is "the thread form: the same variant and result" "$rc $(st "$out2")" "0 $(st "$out")"
+like "... the labs' checks pass on the patched kernel" "$out2" 'smoke: labs +ok: [0-9]+ checks passed'
+like "... PASS, same variant" "$out2" "smoke: PASS $want"
 
 # --- failures, each with its stage and evidence ----------------------------
-out=$("$UMKIT" smoke $F/noapply.patch 2>&1); rc=$?
+out=$("$UMKIT" smoke --bench none $F/noapply.patch 2>&1); rc=$?
 is "a patch that does not apply: exit 3" "$rc" 3
 like "... stage apply" "$out" 'smoke: apply +FAIL'
 like "... the file and hunk named" "$out" 'patching file mm/vmscan.c'
 like "... hunk" "$out" 'Hunk #1 FAILED'
 like "... the input it came from" "$out" "from $F/noapply.patch"
 
-out=$("$UMKIT" smoke $F/nobuild.patch 2>&1); rc=$?
+out=$("$UMKIT" smoke --bench none $F/nobuild.patch 2>&1); rc=$?
 is "a patch that does not build: exit 4" "$rc" 4
 like "... stage build, the compiler's file:line" "$out" 'mm/vmscan.c:[0-9]+:[0-9]+: error'
 
-out=$("$UMKIT" smoke --labs none $F/warn.patch 2>&1); rc=$?
+out=$("$UMKIT" smoke --bench none --labs none $F/warn.patch 2>&1); rc=$?
 is "a patch that WARNs at boot: exit 5" "$rc" 5
 like "... stage boot, the WARNING shown" "$out" 'smoke: boot +FAIL.*report'
 like "... the report's line" "$out" 'WARNING: .*mm/vmscan.c'
 
-out=$("$UMKIT" smoke --labs none $F/panic.patch 2>&1); rc=$?
+out=$("$UMKIT" smoke --bench none --labs none $F/panic.patch 2>&1); rc=$?
 is "a patch that panics at boot: exit 5" "$rc" 5
 like "... stage boot, the panic shown" "$out" 'smoke: boot +FAIL: the kernel panicked'
 like "... its message" "$out" 'umkit smoke fixture: panic at boot'
+
+# --- a known effect: 400 us more per new mm makes fork slower --------------
+out=$("$UMKIT" smoke --labs none --bench none $F/slowfork.patch 2>&1); rc=$?
+is "the slow-fork fixture passes smoke" "$rc" 0
+sv=$(printf '%s\n' "$out" | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p')
+out=$("$UMKIT" compare -n 3 --bench procbench base "$sv" 2>&1); rc=$?
+is "compare base $sv: exit 0" "$rc" 0
+# The fastest fork of each boot: wall-time means follow the host's load.
+like "... fork significantly slower, marked and called worse" "$out" \
+	'\+[0-9.]+%\*{1,2} .* procbench.fork_min_us \(worse\)'
 
 no_leftovers "no UML process, mount or run/ entry left"
 is "no half-made tree left" "$(ls -d build/k/*/src.new build/smoke/*.tmp-* 2>/dev/null)" ""

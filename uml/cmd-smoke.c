@@ -424,9 +424,6 @@ smoke_build(struct smoke *s)
 		    strstr(out, "full log: ") + 10 : "");
 		/* The compiler's file:line lines, else the log's tail. */
 		if (blog != NULL) {
-			char *e = strchr(blog, '\0');
-
-			(void)e;
 			n = 0;
 			for (char *l = blog, *nl; l != NULL && *l; l = nl ? nl + 1 : NULL) {
 				nl = strchr(l, '\n');
