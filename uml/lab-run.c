@@ -79,22 +79,21 @@ mark_one(const char *spec, const char *mark, void *arg)
 	k->ok = env_now(s, spec, &k->v, k->err) == 0;
 }
 
+/* lexpr_interp() callback: the deltas of one {{EXPR}}. */
+static void
+mark_interp_one(const char *src, const struct lexpr *e, const char *err, void *m)
+{
+	(void)src;
+	(void)err;
+	if (e != NULL)
+		lexpr_specs(e, mark_one, m);
+}
+
 /* The deltas inside the {{EXPR}}s of a line, for take_mark. */
 static void
 mark_interp(const char *text, struct markctx *m)
 {
-	const char	*q = text, *e;
-	char		 err[LAB_ERR_LEN], *x;
-	struct lexpr	*ex;
-
-	while ((q = strstr(q, "{{")) != NULL && (e = strstr(q + 2, "}}")) != NULL) {
-		x = xasprintf("%.*s", (int)(e - q - 2), q + 2);
-		if ((ex = lexpr_parse(x, err)) != NULL)
-			lexpr_specs(ex, mark_one, m);
-		lexpr_free(ex);
-		free(x);
-		q = e + 2;
-	}
+	lexpr_interp(text, mark_interp_one, m);
 }
 
 /* Take mark name ("" is the step's start) for every delta of the step. */

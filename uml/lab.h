@@ -61,6 +61,13 @@ void		 lexpr_free(struct lexpr *);
 void		 lexpr_specs(const struct lexpr *e,
 		    void (*fn)(const char *spec, const char *mark, void *), void *);
 const char	*lcmp_str(enum lcmp);
+/*
+ * Call fn for every {{EXPR}} of text in order: with the parsed
+ * expression, or NULL and the parse error.  Returns -1 when a '{{' has
+ * no '}}' (the rest is not walked), else 0.
+ */
+int		 lexpr_interp(const char *text, void (*fn)(const char *src,
+		    const struct lexpr *e, const char *err, void *), void *);
 
 /* Where an evaluation gets its values from. */
 struct lenv {
