@@ -174,6 +174,7 @@ struct lab {
  */
 struct lab_env {
 	const char	*patches_dir;
+	const char	*own_patches_dir;	/* the user's own variants, or NULL */
 };
 
 /*
