@@ -8,8 +8,13 @@
  * One thread, one poll() loop.  Fast requests (stat, readdir, readlink,
  * read, write) are answered inline, without forking; EXEC children and
  * TRACE streams are jobs whose fds sit in the same poll set, so several
- * requests are in flight at once.  Garbage on the line is logged to
- * stderr (the guest console) and ends the agent: there is no resync.
+ * requests are in flight at once.  An EXEC with PF_STDIN gets a stdin
+ * pipe fed from a buffer of PROTO_STDIN_WINDOW bytes: the host sends only
+ * what the agent has granted (WINDOW frames), so the buffer never
+ * overflows, the loop never blocks on a command that does not read, and
+ * the guest's tty never fills up (proto.h says why that matters).
+ * Garbage on the line is logged to stderr (the guest console) and ends
+ * the agent: there is no resync.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -42,6 +47,19 @@ struct job {
 	enum job_kind	 kind;
 	uint32_t	 id;
 	int		 fd[2];		/* exec: stdout, stderr; trace: [0] */
+	/*
+	 * exec with PF_STDIN: the write end of the command's stdin, and the
+	 * bytes received for it not yet written (at ibuf + ioff).  Always
+	 * ilen + room + owed == PROTO_STDIN_WINDOW: room is what the host
+	 * may still send, owed what has been passed on (data written, frame
+	 * headers read) but not granted back.
+	 */
+	int		 in_fd;		/* -1: none, or closed */
+	int		 with_stdin;
+	int		 in_eof;	/* the host sent EOF */
+	uint8_t		*ibuf;
+	size_t		 ioff, ilen;
+	uint32_t	 room, owed;
 	pid_t		 pid;		/* exec: child (and its group) */
 	int		 reaped;	/* exec: status is valid */
 	int		 status;	/* exec: wait status */
@@ -302,7 +320,7 @@ job_new(enum job_kind kind, uint32_t id)
 	j = xcalloc(1, sizeof(*j));
 	j->kind = kind;
 	j->id = id;
-	j->fd[0] = j->fd[1] = -1;
+	j->fd[0] = j->fd[1] = j->in_fd = -1;
 	j->next = A.jobs;
 	A.jobs = j;
 	A.njobs++;
@@ -324,7 +342,10 @@ job_free(struct job *j)
 		close(j->fd[0]);
 	if (j->fd[1] >= 0)
 		close(j->fd[1]);
+	if (j->in_fd >= 0)
+		close(j->in_fd);
 	A.njobs--;
+	free(j->ibuf);
 	free(j);
 }
 
@@ -350,9 +371,12 @@ pin_cpu0(void)
 		A.pinned = 1;
 }
 
-/* In the child: become the command or report why not, shell-style. */
+/*
+ * In the child: become the command or report why not, shell-style.  Its
+ * stdin is in, or /dev/null when in is -1.
+ */
 static void __attribute__((noreturn))
-exec_child(const char *const *argv, int out, int err)
+exec_child(const char *const *argv, int in, int out, int err)
 {
 	sigset_t	 none;
 	int		 nul, e;
@@ -362,8 +386,9 @@ exec_child(const char *const *argv, int out, int err)
 	signal(SIGCHLD, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	nul = open("/dev/null", O_RDONLY);
-	if (nul >= 0 && nul != 0) {
+	if (in >= 0)
+		dup2(in, 0);
+	else if ((nul = open("/dev/null", O_RDONLY)) >= 0 && nul != 0) {
 		dup2(nul, 0);
 		close(nul);
 	}
@@ -390,49 +415,116 @@ has_deadline(void)
 	return 0;
 }
 
-/* EXEC: start the child; its output and exit are handled by the loop. */
+/* Close every fd of a pipe array that is open. */
 static void
-do_exec(uint32_t id, const char *const *argv, uint32_t timeout_s)
+close_pipes(int *fds, int n)
+{
+	int	i;
+
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/*
+ * EXEC: start the child; its output and exit are handled by the loop.
+ * With stdin, the first reply frame grants the whole window.
+ */
+static void
+do_exec(uint32_t id, const char *const *argv, uint32_t timeout_s,
+    int with_stdin)
 {
 	struct job	*j;
-	int		 po[2], pe[2];
+	int		 p[6] = { -1, -1, -1, -1, -1, -1 };	/* out, err, in */
 	pid_t		 pid;
 
 	if (A.njobs >= MAX_JOBS) {
 		reply_err(OP_EXEC, id, EAGAIN);
 		return;
 	}
-	if (pipe2(po, O_CLOEXEC) != 0) {
+	if (pipe2(p, O_CLOEXEC) != 0 || pipe2(p + 2, O_CLOEXEC) != 0 ||
+	    (with_stdin && pipe2(p + 4, O_CLOEXEC) != 0)) {
 		reply_err(OP_EXEC, id, errno);
-		return;
-	}
-	if (pipe2(pe, O_CLOEXEC) != 0) {
-		reply_err(OP_EXEC, id, errno);
-		close(po[0]);
-		close(po[1]);
+		close_pipes(p, 6);
 		return;
 	}
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0)
-		exec_child(argv, po[1], pe[1]);
-	close(po[1]);
-	close(pe[1]);
+		exec_child(argv, p[4], p[1], p[3]);
+	close(p[1]);
+	close(p[3]);
+	if (p[4] >= 0)
+		close(p[4]);
+	p[1] = p[3] = p[4] = -1;
 	if (pid < 0) {
 		reply_err(OP_EXEC, id, errno);
-		close(po[0]);
-		close(pe[0]);
+		close_pipes(p, 6);
 		return;
 	}
 	setpgid(pid, pid);	/* also in the child: whoever runs first */
-	set_nonblock(po[0]);
-	set_nonblock(pe[0]);
+	set_nonblock(p[0]);
+	set_nonblock(p[2]);
 	j = job_new(JOB_EXEC, id);
 	j->pid = pid;
-	j->fd[0] = po[0];
-	j->fd[1] = pe[0];
+	j->fd[0] = p[0];
+	j->fd[1] = p[2];
 	if (timeout_s > 0)
 		j->deadline = now_ms() + (long long)timeout_s * 1000;
+	if (with_stdin) {
+		set_nonblock(p[5]);
+		j->with_stdin = 1;
+		j->in_fd = p[5];
+		j->ibuf = xmalloc(PROTO_STDIN_WINDOW);
+		j->room = PROTO_STDIN_WINDOW;
+		proto_enc_window(&A.ob, id, PROTO_STDIN_WINDOW);
+	}
+}
+
+/*
+ * Pass a job's buffered stdin on to the command, as much as its pipe
+ * takes, and grant the host what left the buffer: in halves of the
+ * window, or all of it once the buffer is empty.  A command that closed
+ * its stdin (EPIPE) gets nothing more; what the host sends is dropped
+ * and granted back, so the host is never stuck.
+ */
+static void
+stdin_push(struct job *j)
+{
+	ssize_t	n;
+
+	while (j->ilen > 0 && j->in_fd >= 0) {
+		n = write(j->in_fd, j->ibuf + j->ioff, j->ilen);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			close(j->in_fd);
+			j->in_fd = -1;
+			break;
+		}
+		j->ioff += (size_t)n;
+		j->ilen -= (size_t)n;
+		j->owed += (uint32_t)n;
+	}
+	if (j->in_fd < 0) {
+		j->owed += (uint32_t)j->ilen;
+		j->ilen = 0;
+	}
+	if (j->ilen == 0) {
+		j->ioff = 0;
+		if (j->in_eof && j->in_fd >= 0) {
+			close(j->in_fd);	/* EOF reaches the command */
+			j->in_fd = -1;
+		}
+	}
+	if (!j->in_eof && j->owed > 0 &&
+	    (j->ilen == 0 || j->owed >= PROTO_STDIN_WINDOW / 2)) {
+		proto_enc_window(&A.ob, j->id, j->owed);
+		j->room += j->owed;
+		j->owed = 0;
+	}
 }
 
 /* TRACE: open the pipe and stream it from the loop. */
@@ -504,6 +596,36 @@ garbage(const char *why, const uint8_t *p, size_t n)
 	quit(2);
 }
 
+/*
+ * STDIN: bytes for a command's stdin (none: EOF).  Frames for a command
+ * that has finished are dropped (they crossed its EXIT on the line); more
+ * than the window, or anything after EOF, is a host that does not follow
+ * the protocol.
+ */
+static void
+do_stdin(const struct proto_hdr *h, const uint8_t *data, size_t len)
+{
+	struct job	*j;
+
+	if ((j = job_find(h->id)) == NULL || j->kind != JOB_EXEC)
+		return;
+	if (!j->with_stdin || j->in_eof || PROTO_HDR_LEN + len > j->room)
+		garbage(!j->with_stdin ? "STDIN for a command without stdin" :
+		    j->in_eof ? "STDIN after its EOF" : "STDIN beyond the window",
+		    data - PROTO_HDR_LEN, PROTO_HDR_LEN + len);
+	if (len == 0)
+		j->in_eof = 1;
+	j->room -= (uint32_t)(PROTO_HDR_LEN + len);
+	j->owed += PROTO_HDR_LEN;
+	if (j->ioff + j->ilen + len > PROTO_STDIN_WINDOW) {
+		memmove(j->ibuf, j->ibuf + j->ioff, j->ilen);
+		j->ioff = 0;
+	}
+	memcpy(j->ibuf + j->ioff + j->ilen, data, len);
+	j->ilen += len;
+	stdin_push(j);
+}
+
 /* Handle one whole request frame. */
 static void
 handle(const struct proto_hdr *h, const uint8_t *payload)
@@ -515,6 +637,9 @@ handle(const struct proto_hdr *h, const uint8_t *payload)
 	rc = proto_dec_request(h, payload, r);
 	if (rc == -EBADMSG)
 		garbage("a reply frame sent to the agent", payload - PROTO_HDR_LEN,
+		    PROTO_HDR_LEN + h->len);
+	if (rc < 0 && h->op == OP_STDIN)
+		garbage("STDIN over one chunk", payload - PROTO_HDR_LEN,
 		    PROTO_HDR_LEN + h->len);
 	if (rc < 0) {
 		warnmsg("%s id %u: %s", proto_op_name(h->op, tmp, sizeof(tmp)),
@@ -544,13 +669,17 @@ handle(const struct proto_hdr *h, const uint8_t *payload)
 		do_write(h->id, r->path, r->u.write.data, r->u.write.len);
 		break;
 	case OP_EXEC:
-		do_exec(h->id, r->u.exec.argv, r->u.exec.timeout_s);
+		do_exec(h->id, r->u.exec.argv, r->u.exec.timeout_s,
+		    r->u.exec.with_stdin);
 		break;
 	case OP_TRACE:
 		do_trace(h->id, r->path);
 		break;
 	case OP_CANCEL:
 		do_cancel(h->id);
+		break;
+	case OP_STDIN:
+		do_stdin(h, r->u.in.data, r->u.in.len);
 		break;
 	}
 }
@@ -762,10 +891,10 @@ check_deadlines(long long now)
 static void
 serve(void)
 {
-	struct pollfd	 pfd[2 + 2 * MAX_JOBS];
+	struct pollfd	 pfd[2 + 3 * MAX_JOBS];
 	struct job	*j, *next;
-	uint32_t	 iv[2 * MAX_JOBS];
-	int		 kv[2 * MAX_JOBS], nfd, i, k, deadlines;
+	uint32_t	 iv[3 * MAX_JOBS];
+	int		 kv[3 * MAX_JOBS], nfd, i, k, deadlines;
 
 	for (;;) {
 		if (A.jobs == NULL) {
@@ -780,14 +909,17 @@ serve(void)
 		pfd[1].events = POLLIN;
 		nfd = 2;
 		for (j = A.jobs; j != NULL; j = j->next)
-			for (k = 0; k < 2; k++)
-				if (j->fd[k] >= 0) {
-					iv[nfd - 2] = j->id;
-					kv[nfd - 2] = k;
-					pfd[nfd].fd = j->fd[k];
-					pfd[nfd].events = POLLIN;
-					nfd++;
-				}
+			for (k = 0; k < 3; k++) {
+				/* k == 2: stdin waiting for room in its pipe */
+				if (k < 2 ? j->fd[k] < 0 :
+				    j->in_fd < 0 || j->ilen == 0)
+					continue;
+				iv[nfd - 2] = j->id;
+				kv[nfd - 2] = k;
+				pfd[nfd].fd = k < 2 ? j->fd[k] : j->in_fd;
+				pfd[nfd].events = k < 2 ? POLLIN : POLLOUT;
+				nfd++;
+			}
 		/*
 		 * Every system call costs tens of microseconds under UML, so
 		 * the clock is read only when a command has a deadline and
@@ -809,9 +941,11 @@ serve(void)
 			k = kv[i - 2];
 			if (pfd[i].revents == 0 ||
 			    (j = job_find(iv[i - 2])) == NULL ||
-			    j->fd[k] != pfd[i].fd)
+			    (k < 2 ? j->fd[k] : j->in_fd) != pfd[i].fd)
 				continue;
-			if (pump(j, k) == 0 && j->kind == JOB_TRACE)
+			if (k == 2)
+				stdin_push(j);
+			else if (pump(j, k) == 0 && j->kind == JOB_TRACE)
 				job_free(j);
 			flush_out();
 		}

@@ -34,7 +34,8 @@
 #define DISK	"/mnt/disk"
 
 static char *const env[] = {
-	"PATH=/bin:/sbin:/usr/bin:/usr/lib/umkit",
+	/* /usr/local/bin first: the user's own programs (umkit exec --add) */
+	"PATH=/usr/local/bin:/bin:/sbin:/usr/bin:/usr/lib/umkit",
 	"HOME=/root",
 	"TERM=vt100",
 	NULL

@@ -34,7 +34,7 @@ $(B)/rootfs/bin/%: $$(%_SRCS)
 
 $(ROOTFS): rootfs/mkdevs.sh $(GUEST_BINS) $(GUEST_SCRIPTS) $(BUSYBOX) rootfs/rootfs.mk
 	@rm -rf $(B)/rootfs/stage && mkdir -p $(B)/rootfs/stage
-	@cd $(B)/rootfs/stage && mkdir -p bin sbin usr/bin usr/lib/umkit proc sys dev tmp root etc
+	@cd $(B)/rootfs/stage && mkdir -p bin sbin usr/bin usr/lib/umkit usr/local/bin proc sys dev tmp root etc
 	@cp $(BUSYBOX) $(B)/rootfs/stage/bin/busybox
 	@for a in $$($(BUSYBOX) --list); do \
 		[ -e $(B)/rootfs/stage/bin/$$a ] || ln -s busybox $(B)/rootfs/stage/bin/$$a; done

@@ -90,6 +90,14 @@ is "malformed lab: running it exits 2" "$rc" 2
 sed 's/^variants base/variants base nosuchvariant/' "$TOP/tests/fixtures/labs/ui.lab" > "$work/nov.lab"
 out=$("$UMKIT" lab --check "$work/nov.lab" 2>&1)
 like "a missing variant is a lab-file error" "$out" "nov.lab:6: variant nosuchvariant: no such variant"
+sed 's/lru_gen.max_seq) == 1/lru_gen.max_seq) == 1 + delta(vmstat.pgsteal_anno) - delta(meminfo.Nosuch_key_at_all)/' \
+	"$TOP/tests/fixtures/labs/ui.lab" > "$work/key.lab"
+out=$("$UMKIT" lab --check "$work/key.lab" 2>&1); rc=$?
+is "a misspelt kernel key: --check exits 2" "$rc" 2
+like "a misspelt vmstat key is named with the nearest one" "$out" \
+	"key.lab:[0-9]+: vmstat.pgsteal_anno: no kernel of the kit has vmstat key 'pgsteal_anno' \(did you mean vmstat.pgsteal_anon\?\)"
+like "an unknown meminfo key points to labs/kernel-keys" "$out" \
+	"key.lab:[0-9]+: meminfo.Nosuch_key_at_all: .*labs/kernel-keys"
 out=$("$UMKIT" lab 99 2>&1); rc=$?
 like "an unknown lab is named" "$rc:$out" "^125:umkit: no lab '99'"
 out=$("$UMKIT" lab --slow fast 1 2>&1); rc=$?
@@ -97,6 +105,39 @@ like "a bad --slow is named" "$rc:$out" "^125:umkit: --slow fast"
 out=$("$UMKIT" lab "$TOP/tests/fixtures/labs/ui.lab" </dev/null 2>&1); rc=$?
 like "interactive without a terminal says to use --batch" "$rc:$out" "needs a terminal .*--batch"
 no_leftovers "errors leave nothing behind"
+
+# Exercises: the skeleton is written once, built and graded after.
+ex=$work/ex4
+out=$("$UMKIT" lab 4 --exercise "$ex" --batch 2>&1); rc=$?
+is "exercise: the first run writes the skeleton (exit 0)" "$rc" 0
+like "exercise: and says where" "$out" "The exercise of lab 04-counters is in $ex/04-twothreads.c"
+check "exercise: the TODO is in the skeleton" grep -q 'TODO: start a second thread' "$ex/04-twothreads.c"
+if grep -q 'pthread_create(&th' "$ex/04-twothreads.c"; then
+	not_ok "exercise: the solution's code is cut from the skeleton"
+else ok "exercise: the solution's code is cut from the skeleton"; fi
+out=$("$UMKIT" lab 4 --exercise "$ex" --batch 2>&1); rc=$?
+is "exercise: the skeleton fails its checks (exit 1)" "$rc" 1
+like "exercise: the skeleton's program runs but does not switch" "$out" \
+	"^not ok 13 exercise: result\(twothreads.mode_after\) == 1"
+cp "$TOP/labs/04-twothreads.c" "$ex/"
+out=$("$UMKIT" lab 4 --exercise "$ex" --batch 2>&1); rc=$?
+is "exercise: the completed program passes (exit 0)" "$rc:$(printf '%s\n' "$out" | grep -c '^not ok')" "0:0"
+echo 'int main(void) { return x; }' > "$ex/04-twothreads.c"
+out=$("$UMKIT" lab 4 --exercise "$ex" --batch 2>&1); rc=$?
+is "exercise: a program that does not build: exit 2" "$rc" 2
+like "exercise: ... the compiler's file:line" "$out" "04-twothreads.c:1:[0-9]+: error"
+like "exercise: ... and umkit says it" "$out" "04-twothreads.c does not build"
+out=$("$UMKIT" lab 1 --exercise "$ex" --batch 2>&1); rc=$?
+like "exercise: a lab without one says so" "$rc:$out" "^2:umkit: lab 01-tour has no exercise"
+ex2=$work/ex2
+out=$("$UMKIT" lab 2 --exercise "$ex2" --batch 2>&1); rc=$?
+is "kernel exercise: the first run writes the skeleton (exit 0)" "$rc" 0
+check "kernel exercise: the function's body is a TODO" \
+	grep -q 'TODO: apply the batched size changes' "$ex2/vmscan.c"
+is "kernel exercise: nothing else of the file changed" \
+	"$(diff "$TOP/build/k/lru-batch/src/mm/vmscan.c" "$ex2/vmscan.c" | grep -c '^[<>]')" \
+	"$(( $(sed -n '/^static void apply_gen_move_batch(/,/^}/p' "$TOP/build/k/lru-batch/src/mm/vmscan.c" | wc -l) - 4 + 3 ))"
+no_leftovers "the exercises leave nothing behind"
 
 # umkit get: the values labs check, for a user.
 out=$("$UMKIT" get "$TOP/tests/fixtures/guest" lru_gen.max_seq 'zoneinfo[Normal].managed' 2>&1)

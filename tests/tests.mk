@@ -36,6 +36,21 @@ bench-disk: all $(B)/tests/bench-disk
 bench-workloads: all
 	@sh tests/bench-workloads.sh
 
+# Your own files (--add) and stdin (-i): their boot cost and throughput.
+.PHONY: bench-guest-io
+bench: bench-guest-io
+$(B)/tests/bench-initrd: tests/bench-initrd.c tests/bench.h uml/initrd.c uml/initrd.h \
+		uml/guest.c uml/disk.c uml/util.c uml/util-core.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -lpthread
+
+$(B)/tests/bench-run: tests/bench-run.c tests/bench.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ tests/bench-run.c
+
+bench-guest-io: all $(B)/tests/bench-initrd $(B)/tests/bench-run
+	@sh tests/bench-guest-io.sh
+
 # Seed variants: each tests/bench-variant-*.sh prints one variant's figures
 # against base.  bench-variants-variants-lru: lru-batch and uml-walk only,
 # with the 10-minute uml-walk stress (bench-uml-walk-stress,

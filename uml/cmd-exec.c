@@ -1,6 +1,7 @@
 /* cmd-exec.c - run one command in a fresh guest, or in a named one. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "ctl.h"
 #include "guest.h"
+#include "initrd.h"
 #include "link.h"
 #include "preflight.h"
 #include "run.h"
@@ -17,11 +19,12 @@
 #include "watch.h"
 
 /*
- * One-shot: boot, wait for the agent, run argv, kill the guest.  Returns
- * the command's status or one of the EXIT_* codes.
+ * One-shot: boot, wait for the agent, run argv (stdin from in_fd, or
+ * /dev/null when it is -1), kill the guest.  Returns the command's status
+ * or one of the EXIT_* codes.
  */
 static int
-exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
+exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv)
 {
 	struct guest	 g;
 	struct watch	*w;
@@ -29,6 +32,7 @@ exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
 	char		 name[32], *rundir, *log, *tmplog;
 	int		 r, status = 0, why, rc;
 
+	initrd_prepare(o);	/* --add: checks; exits on a problem */
 	guest_kernel(o);	/* may build; exits on failure, before run/ */
 	preflight(o, 0);	/* exits on failure, before run/ too */
 	snprintf(name, sizeof name, "exec-%d", (int)getpid());
@@ -52,7 +56,7 @@ exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
 	g.link_fd = -1;		/* the link owns it now */
 	r = link_hello(l, BOOT_TIMEOUT_MS);
 	if (r == 0)
-		r = link_exec(l, argv, 0, 1, 2, &status);
+		r = link_exec(l, argv, 0, in_fd, 1, 2, &status);
 	guest_kill(&g);
 	why = watch_stop(w);
 	guest_wait_gone(&g, 1000);
@@ -83,14 +87,14 @@ exec_fresh(struct guest_opts *o, int timeout_s, char **argv)
 	return rc;
 }
 
-/* Named guest: the supervisor runs the command with our stdout/stderr. */
+/* Named guest: the supervisor runs the command with our stdio. */
 static int
-exec_named(const char *name, int timeout_s, char **argv)
+exec_named(const char *name, int timeout_s, int in_fd, char **argv)
 {
 	int	status;
 
 	cmd_need_guest(name);
-	if (ctl_exec(name, argv, timeout_s, &status) < 0)
+	if (ctl_exec_io(name, argv, timeout_s, in_fd, 1, 2, &status) < 0)
 		return EXIT_KIT;
 	return status;
 }
@@ -99,18 +103,26 @@ exec_named(const char *name, int timeout_s, char **argv)
 static int
 exec_main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "add", required_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct guest_opts	 o;
-	int			 c, timeout_s = 0;
+	int			 c, timeout_s = 0, in_fd = -1;
 	char			*end;
 	const char		*name = NULL;
 
 	guest_opts_init(&o);
-	while ((c = getopt(argc, argv, "+V:m:c:d:t:k:Av")) != -1) {
+	while ((c = getopt_long(argc, argv, "+V:m:c:d:t:k:Aiv", longopts,
+	    NULL)) != -1) {
 		switch (c) {
 		case 't':
 			timeout_s = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || timeout_s < 1)
 				fatalx("-t %s: want a whole number of seconds", optarg);
+			break;
+		case 'i':
+			in_fd = 0;
 			break;
 		case '?':
 			return cmd_usage(&cmd_exec);
@@ -126,18 +138,23 @@ exec_main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cmd_usage(&cmd_exec);
+	if (name != NULL && o.nadds > 0)
+		fatalx("--add %s: files are added when a guest boots; '%s' is "
+		    "running already (umkit start --add ... -n %s)", o.adds[0],
+		    name, name);
 	if (name != NULL)
-		return exec_named(name, timeout_s, argv + optind);
-	return exec_fresh(&o, timeout_s, argv + optind);
+		return exec_named(name, timeout_s, in_fd, argv + optind);
+	return exec_fresh(&o, timeout_s, in_fd, argv + optind);
 }
 
 const struct cmd cmd_exec = {
 	.name = "exec",
-	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-t SECONDS] [-A] [-v] [NAME] -- CMD [ARGS...]",
+	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-t SECONDS] [-A] [-i] [-v] [--add HOSTPATH[:GUESTPATH]]... [NAME] -- CMD [ARGS...]",
 	.help =
 "Boot a fresh guest, run CMD in it, and exit with CMD's status; or, with\n"
 "NAME, run CMD in the running guest NAME.  CMD's stdout and stderr arrive\n"
-"on umkit's stdout and stderr; its stdin is /dev/null.\n"
+"on umkit's stdout and stderr; its stdin is /dev/null, or with -i umkit's\n"
+"stdin (EOF included).\n"
 "\n"
 "  -V VARIANT  kernel variant (patches/VARIANT; default base)\n"
 "  -m MEM      guest memory, e.g. 256M or 1G (default 256M)\n"
@@ -147,6 +164,17 @@ const struct cmd cmd_exec = {
 "  -A          leave host address-space randomisation on for the guest\n"
 "  -k KERNEL   boot this kernel binary instead of the variant's\n"
 "  -v          copy the guest console to stderr\n"
+"  -i          pass umkit's stdin to CMD (a file, a pipe, the terminal)\n"
+"  --add HOSTPATH[:GUESTPATH]\n"
+"              put a host file or directory into the guest (repeatable;\n"
+"              not with NAME)\n"
+"\n"
+"Added files keep their permission bits and are owned by root.  Without\n"
+"GUESTPATH a file goes to /usr/local/bin/ (on the guest's PATH) and a\n"
+"directory to /root/, under its own name; a GUESTPATH ending in '/' is a\n"
+"directory to put it in.  Programs must be static (gcc -static): a\n"
+"dynamically linked one is refused before boot.  The files live in the\n"
+"initramfs, in guest memory (at most half of -m); nothing is rebuilt.\n"
 "\n"
 "Exit status: CMD's own (128+N if it died of signal N, 126 not\n"
 "executable, 127 not found); 123 the guest kernel panicked (its panic\n"
@@ -155,7 +183,10 @@ const struct cmd cmd_exec = {
 "Examples:\n"
 "  umkit exec -- cat /sys/kernel/mm/lru_gen/enabled\n"
 "  umkit exec -c 4 -m 512M -t 30 -- sh -c 'grep compact /proc/vmstat'\n"
-"  umkit exec lab -- cat /proc/meminfo",
+"  umkit exec lab -- cat /proc/meminfo\n"
+"  gcc -static -o hog hog.c && umkit exec --add hog -- hog 100M\n"
+"  umkit exec --add selftests/mm:/root/mm -- /root/mm/mlock2-tests\n"
+"  umkit exec -i -- sh < script.sh; gzip -c big | umkit exec -i -- wc -c",
 	.max_args = CMD_ARGS_ANY,
 	.exec = exec_main,
 };

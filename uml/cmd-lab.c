@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "lab-ex.h"
 #include "lab-out.h"
 #include "lab-run.h"
 #include "lab-ui.h"
@@ -38,6 +39,8 @@ struct labopts {
 	bool		 batch, exam, reset, verbose, hints;
 	double		 slow;
 	const char	*junit, *json, *record;
+	const char	*exercise;	/* --exercise DIR */
+	struct ex_build	 ex;		/* what the exercise gives the guests */
 };
 
 static volatile sig_atomic_t	lab_stop;
@@ -67,15 +70,22 @@ lab_state_dir(const char *sub)
 static struct lab_env
 lab_env(void)
 {
-	static char	*pd;
-	struct lab_env	 e = { 0 };
+	static char		*pd;
+	static struct lab_env	 e;
+	char			 err[512], *kp;
 
-	if (pd == NULL)
+	if (pd == NULL) {
 		pd = getenv("UMKIT_PATCHES") ? xstrdup(getenv("UMKIT_PATCHES")) :
 		    top_path("patches");
-	e.patches_dir = pd;
-	if (getenv("UMKIT_PATCHES") == NULL)
-		e.own_patches_dir = kit()->own_patches;
+		e.patches_dir = pd;
+		if (getenv("UMKIT_PATCHES") == NULL)
+			e.own_patches_dir = kit()->own_patches;
+		kp = getenv("UMKIT_KERNEL_KEYS") ? xstrdup(getenv("UMKIT_KERNEL_KEYS")) :
+		    top_path("labs/kernel-keys");
+		if (lab_keys_load(kp, &e, err, sizeof err) < 0)
+			fatalx("%s", err);
+		free(kp);
+	}
 	return e;
 }
 
@@ -369,6 +379,25 @@ lab_reset(const struct lab *l)
 	free(d);
 }
 
+/*
+ * Build the lab's exercise: the solution, or with --exercise DIR the
+ * student's file (its skeleton first, when it is not there: 1).  0 ready,
+ * 1 nothing to run yet, 2 an error (said).
+ */
+static int
+lab_exercise(const struct lab *l, struct labopts *o)
+{
+	char	*out = lab_state_dir("exercise");
+	int	 r;
+
+	free(o->ex.add);
+	free(o->ex.variant);
+	free(o->ex.kernel);
+	r = ex_prepare(l, o->exercise, out, &o->ex);
+	free(out);
+	return r;
+}
+
 /* Run one lab unattended; fills b.  Returns the exit status. */
 static int
 batch_one(struct lab *l, struct labopts *o, struct batch *b, const char *indent)
@@ -378,12 +407,15 @@ batch_one(struct lab *l, struct labopts *o, struct batch *b, const char *indent)
 	char			*res;
 	int			 i;
 
+	if ((i = lab_exercise(l, o)) != 0)
+		return i == 1 ? 0 : LAB_EXIT_FILE;
 	snprintf(lab_guest, sizeof lab_guest, "lab%.8s-%d", l->name, (int)getpid());
 	book_init(&b->book, l, o->exam ? "exam" : "batch");
 	b->book.indent = indent;
 	b->o = o;
 	ktap_begin(b->out, &b->book);
 	s = lab_sess_new(l, lab_guest, o->slow);
+	s->ex = &o->ex;
 	s->stop = &lab_stop;
 	s->on_step = b_step;
 	s->on_result = b_result;
@@ -470,6 +502,7 @@ lab_main(int argc, char **argv)
 		{ "exam", no_argument, NULL, 'x' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "exercise", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct labopts	 o = { .slow = 1, .hints = true };
@@ -494,6 +527,7 @@ lab_main(int argc, char **argv)
 		case 'x': o.exam = true; o.hints = false; break;
 		case 'c': csv = optarg; break;
 		case 'v': o.verbose = true; break;
+		case 'e': o.exercise = optarg; break;
 		default: return cmd_usage(&cmd_lab);
 		}
 	}
@@ -511,6 +545,8 @@ lab_main(int argc, char **argv)
 	if (argc != 1)
 		return cmd_usage(&cmd_lab);
 	if (strcmp(argv[0], "all") == 0) {
+		if (o.exercise != NULL)
+			fatalx("--exercise DIR grades one lab: name it");
 		if (!o.batch)
 			fatalx("'all' runs every lab in batch mode: add --batch");
 		n = lab_files(&paths);
@@ -532,11 +568,17 @@ lab_main(int argc, char **argv)
 			if (o.reset)
 				lab_reset(l);
 			lab_signals();
-			rc = lab_interactive(l, o.slow, o.exam, &lab_stop, lab_guest,
+			if ((rc = lab_exercise(l, &o)) != 0) {
+				lab_free(l);
+				rc = rc == 1 ? 0 : LAB_EXIT_FILE;
+				goto out;
+			}
+			rc = lab_interactive(l, o.slow, o.exam, &o.ex, &lab_stop, lab_guest,
 			    sizeof lab_guest, o.json, o.junit);
 			lab_free(l);
 		}
 	}
+out:
 	for (i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
@@ -564,6 +606,9 @@ const struct cmd cmd_lab = {
 "  --reset         forget saved progress and old results of the lab first\n"
 "  --exam          no hints; a prediction cannot be changed once given\n"
 "  -v, --verbose   batch: show the commands' output\n"
+"  --exercise DIR  the lab's exercise: the first time, its skeleton is\n"
+"                  written to DIR; complete the TODO and run the same\n"
+"                  command again to build and grade your work\n"
 "  report [--csv DIR] RESULTS...  merge result files (JSON) of many runs\n"
 "                  into one table per lab, and a CSV per lab in DIR\n"
 "\n"

@@ -1,8 +1,10 @@
 /* cmd-start.c - umkit start: a long-lived named guest (supervisor.h). */
 #define _GNU_SOURCE
+#include <getopt.h>
 #include <unistd.h>
 
 #include "guest.h"
+#include "initrd.h"
 #include "run.h"
 #include "supervisor.h"
 #include "umkit.h"
@@ -19,12 +21,17 @@ default_name(const struct guest_opts *o)
 static int
 start_main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "add", required_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct guest_opts	 o;
 	const char		*name = NULL;
 	int			 c;
 
 	guest_opts_init(&o);
-	while ((c = getopt(argc, argv, "+V:m:c:d:k:n:Av")) != -1) {
+	while ((c = getopt_long(argc, argv, "+V:m:c:d:k:n:Av", longopts,
+	    NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			name = optarg;
@@ -41,12 +48,13 @@ start_main(int argc, char **argv)
 		name = default_name(&o);
 	if (run_name_ok(name) < 0)
 		fatalx("-n %s: a name is 1-32 letters, digits, '-' or '_'", name);
+	initrd_prepare(&o);	/* --add: exits on a problem, before run/ */
 	return supervisor_start(name, &o, 0);
 }
 
 const struct cmd cmd_start = {
 	.name = "start",
-	.usage = "start [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-A] [-n NAME]",
+	.usage = "start [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-A] [--add HOSTPATH[:GUESTPATH]]... [-n NAME]",
 	.help =
 "Boot a long-lived guest called NAME (default: the variant's name) and\n"
 "mount its mirror at run/NAME/mnt: the guest's /proc and /sys (with\n"
@@ -57,9 +65,15 @@ const struct cmd cmd_start = {
 "  -c CPUS     CPUs (default 2)                -A       host ASLR on\n"
 "  -k KERNEL   boot this kernel binary         -n NAME  the guest's name\n"
 "  -d DISK     scratch disk at /mnt/disk (default 2G; 0: none)\n"
+"  --add HOSTPATH[:GUESTPATH]\n"
+"              put a host file or directory into the guest (repeatable):\n"
+"              by default a file goes to /usr/local/bin/NAME (on PATH), a\n"
+"              directory to /root/NAME; programs must be static (gcc\n"
+"              -static); modes are kept.  See 'umkit exec --help'.\n"
 "\n"
-"Example:\n"
-"  umkit start -n lab -c 4 && cat run/lab/mnt/proc/meminfo && umkit stop lab",
+"Examples:\n"
+"  umkit start -n lab -c 4 && cat run/lab/mnt/proc/meminfo && umkit stop lab\n"
+"  umkit start -n t --add ./hog && umkit exec t -- hog && umkit stop t",
 	.max_args = CMD_ARGS_ANY,
 	.exec = start_main,
 };

@@ -160,9 +160,17 @@ int
 ctl_exec_fds(const char *name, char *const argv[], int timeout_s, int out_fd,
     int err_fd, int *status)
 {
+	return ctl_exec_io(name, argv, timeout_s, -1, out_fd, err_fd, status);
+}
+
+/* exec over the control socket, stdin from in_fd unless it is -1. */
+int
+ctl_exec_io(const char *name, char *const argv[], int timeout_s, int in_fd,
+    int out_fd, int err_fd, int *status)
+{
 	const char	**f;
 	char		  t[16], *r;
-	int		  i, n, fds[2] = { out_fd, err_fd }, rc = -1;
+	int		  i, n, fds[3] = { out_fd, err_fd, in_fd }, rc = -1;
 
 	for (n = 0; argv[n] != NULL; n++)
 		;
@@ -172,7 +180,7 @@ ctl_exec_fds(const char *name, char *const argv[], int timeout_s, int out_fd,
 	f[1] = t;
 	for (i = 0; i < n; i++)
 		f[i + 2] = argv[i];
-	r = ctl_call(name, f, fds, 2, NULL);
+	r = ctl_call(name, f, fds, in_fd >= 0 ? 3 : 2, NULL);
 	free(f);
 	if (r == NULL)
 		return -1;

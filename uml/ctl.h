@@ -6,7 +6,10 @@
  * request; file descriptors travel as SCM_RIGHTS.  A reply is one message:
  * "ok [TEXT]", "status N" or "error TEXT".
  *
- *   exec TIMEOUT ARG0 ARG1 ...  (+ fds: stdout, stderr)  -> status N
+ *   exec TIMEOUT ARG0 ARG1 ...  (+ fds: stdout, stderr[, stdin])
+ *                    -> status N; without a stdin fd the command's stdin
+ *                       is /dev/null; a client that hangs up before the
+ *                       reply has the command killed
  *   trace PATH       -> ok, then one message per chunk of PATH (a tracefs
  *                       pipe) until the client hangs up
  *   console                                   -> ok (+ fd: pty master)
@@ -39,5 +42,8 @@ int	ctl_exec(const char *name, char *const argv[], int timeout_s, int *status);
 /* The same with the command's stdout and stderr going to out_fd, err_fd. */
 int	ctl_exec_fds(const char *name, char *const argv[], int timeout_s,
 	    int out_fd, int err_fd, int *status);
+/* The same with stdin read from in_fd (-1: /dev/null). */
+int	ctl_exec_io(const char *name, char *const argv[], int timeout_s,
+	    int in_fd, int out_fd, int err_fd, int *status);
 
 #endif

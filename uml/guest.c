@@ -21,6 +21,7 @@
 
 #include "disk.h"
 #include "guest.h"
+#include "initrd.h"
 #include "util.h"
 
 #define NTAIL	(sizeof ((struct guest *)0)->tail / sizeof (char *))
@@ -83,6 +84,9 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 		break;
 	case 'v':
 		o->verbose = 1;
+		break;
+	case 'a':		/* --add: checked by initrd_prepare() */
+		initrd_add(o, arg);
 		break;
 	}
 }
@@ -297,6 +301,10 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 		free(initrd);
 		return -1;
 	}
+	free(initrd);
+	/* With --add: run/NAME/initrd, the rootfs and the added files. */
+	if ((initrd = initrd_make(o, rundir)) == NULL)
+		return -1;
 
 	if (o->disk_mb > 0 && (disk = disk_make(rundir, o->disk_mb)) < 0) {
 		free(initrd);

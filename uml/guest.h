@@ -28,6 +28,9 @@ struct guest_opts {
 	int		 tmpdir_run;	/* TMPDIR=the run directory for UML
 					   (preflight.h: the usual one fails) */
 	int		 tied;		/* named guests: stop when the starter dies */
+	const char	**adds;		/* --add values (initrd.h), nadds of them */
+	int		 nadds;
+	struct initrd_list *files;	/* what they add, from initrd_prepare() */
 };
 
 #define GUEST_DEFAULT_MEM_MB	256
@@ -60,7 +63,11 @@ struct guest {
 
 /* Default options. */
 void	 guest_opts_init(struct guest_opts *);
-/* Parse -m/-c/-d/-V/-k/-A/-v style option values; exits with a clear error. */
+/*
+ * Apply one of the options every booting command shares: -m/-c/-d/-V/-k/
+ * -A/-v, and 'a' for --add (recorded; initrd_prepare() checks it).
+ * Exits with a clear error on a bad value.
+ */
 void	 guest_opt(struct guest_opts *, int opt, const char *arg);
 
 /*

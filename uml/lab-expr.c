@@ -110,11 +110,18 @@ next(struct lexer *lx)
 		return;
 	}
 	start = p;
-	while (*p != '\0' && (depth > 0 || !word_end(*p))) {
+	while (*p != '\0' && (depth > 0 || !word_end(*p) ||
+	    /* a key with parentheses: meminfo.Active(anon) */
+	    (*p == '(' && memchr(start, '.', (size_t)(p - start)) != NULL &&
+	    strchr(p, ')') != NULL))) {
 		if (*p == '[')
 			depth++;
 		else if (*p == ']' && depth > 0)
 			depth--;
+		else if (*p == '(' && depth == 0) {
+			p = strchr(p, ')') + 1;
+			continue;
+		}
 		p++;
 	}
 	if (depth > 0) {

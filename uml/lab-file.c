@@ -285,7 +285,9 @@ cond_here(struct lp *p, const char *text)
 	return c;
 }
 
-/* Check every {{EXPR}} in text parses. */
+static void	key_ref(const char *spec, const char *mark, void *arg);
+
+/* Check every {{EXPR}} in text parses and names known keys. */
 static void
 check_interp(struct lp *p, const char *text)
 {
@@ -301,6 +303,8 @@ check_interp(struct lp *p, const char *text)
 		x = xasprintf("%.*s", (int)(e - q - 2), q + 2);
 		if ((ex = lexpr_parse(x, err)) == NULL)
 			PERR(p, "{{%s}}: %s", x, err);
+		else
+			lexpr_specs(ex, key_ref, p);
 		lexpr_free(ex);
 		free(x);
 		q = e + 2;
@@ -409,6 +413,59 @@ variant_exists(const struct lab_env *env, const char *name)
 	return ok;
 }
 
+/* exercise program FILE | exercise kernel VARIANT PATH FUNCTION TODO... */
+static void
+exercise_line(struct lp *p, const char *rest)
+{
+	struct lab	*l = p->lab;
+	char		 kind[16], a[256], b[256], c[128], *dir, *slash;
+	size_t		 n;
+
+	if (l->ex_kind != LEX_NONE) {
+		PERR(p, "exercise: one per lab");
+		return;
+	}
+	if (!word(&rest, kind, sizeof kind) ||
+	    (strcmp(kind, "program") != 0 && strcmp(kind, "kernel") != 0)) {
+		PERR(p, "exercise: want 'exercise program FILE.c' or 'exercise "
+		    "kernel VARIANT PATH FUNCTION TODO-TEXT'");
+		return;
+	}
+	if (kind[0] == 'p') {
+		if (!word(&rest, a, sizeof a) || *rest != '\0' || (n = strlen(a)) < 3 ||
+		    strcmp(a + n - 2, ".c") != 0 || strchr(a, '/') != NULL) {
+			PERR(p, "exercise program: want one FILE.c beside the lab file");
+			return;
+		}
+		dir = xstrdup(p->path);
+		if ((slash = strrchr(dir, '/')) != NULL)
+			slash[1] = '\0';
+		else
+			dir[0] = '\0';
+		l->ex_kind = LEX_PROGRAM;
+		l->ex_file = xasprintf("%s%s", dir, a);
+		free(dir);
+		if (p->env != NULL && p->env->patches_dir != NULL &&
+		    access(l->ex_file, R_OK) < 0)
+			PERR(p, "exercise program %s: %s", a, strerror(errno));
+		return;
+	}
+	if (!word(&rest, a, sizeof a) || !word(&rest, b, sizeof b) ||
+	    !word(&rest, c, sizeof c) || *rest == '\0') {
+		PERR(p, "exercise kernel: want VARIANT PATH FUNCTION TODO-TEXT");
+		return;
+	}
+	if (!variant_exists(p->env, a))
+		PERR(p, "exercise kernel %s: no such variant (no patches/%s/series)", a, a);
+	if (b[0] == '/' || strstr(b, "..") != NULL)
+		PERR(p, "exercise kernel: %s: want a path inside the kernel tree", b);
+	l->ex_kind = LEX_KERNEL;
+	l->ex_variant = xstrdup(a);
+	l->ex_path = xstrdup(b);
+	l->ex_func = xstrdup(c);
+	l->ex_todo = xstrdup(rest);
+}
+
 /* A header keyword line. */
 static void
 header_line(struct lp *p, const char *kw, const char *rest)
@@ -479,9 +536,11 @@ header_line(struct lp *p, const char *kw, const char *rest)
 				PERR(p, "needs %s: want an absolute guest path", w);
 			push_str(&l->needs, &l->nneeds, w);
 		}
+	} else if (strcmp(kw, "exercise") == 0) {
+		exercise_line(p, rest);
 	} else {
 		PERR(p, "'%s' is not a lab header keyword (title, minutes, level, "
-		    "variants, memory, cpus, disk, seed, doc, needs; or 'step' to "
+		    "variants, memory, cpus, disk, seed, doc, needs, exercise; or 'step' to "
 		    "start the steps)", kw);
 	}
 }
@@ -538,12 +597,142 @@ struct refctx {
 	int		 line;
 };
 
-/* delta(SPEC, MARK) must name a mark set earlier in the step. */
+/* Compare two strings through pointers, for qsort and bsearch. */
+static int
+strp_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Edit distance of a and b, or more than max (a cheap bound). */
+static int
+edit_distance(const char *a, const char *b, int max)
+{
+	int	la = strlen(a), lb = strlen(b), i, j, d[64 + 1], prev, t;
+
+	if (la > 64 || lb > 64 || abs(la - lb) > max)
+		return max + 1;
+	for (j = 0; j <= lb; j++)
+		d[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = d[0];
+		d[0] = i;
+		for (j = 1; j <= lb; j++) {
+			t = d[j];
+			d[j] = prev + (tolower((unsigned char)a[i - 1]) !=
+			    tolower((unsigned char)b[j - 1]));
+			if (d[j - 1] + 1 < d[j])
+				d[j] = d[j - 1] + 1;
+			if (t + 1 < d[j])
+				d[j] = t + 1;
+			prev = t;
+		}
+	}
+	return d[lb];
+}
+
+/*
+ * vmstat.KEY and meminfo.KEY must be keys some kernel of the kit has;
+ * the error suggests the nearest one.
+ */
+static void
+check_key(struct lp *p, int line, const char *spec)
+{
+	const struct lab_env	*env = p->env;
+	char			 want[256], *w = want;
+	const char		*src, *best = NULL;
+	size_t			 sl;
+	int			 i, bd = 4, d;
+
+	if (env == NULL || env->keys == NULL)
+		return;
+	if (strncmp(spec, "vmstat.", 7) == 0)
+		src = "vmstat";
+	else if (strncmp(spec, "meminfo.", 8) == 0)
+		src = "meminfo";
+	else
+		return;
+	sl = strlen(src);
+	snprintf(want, sizeof want, "%s %s", src, spec + sl + 1);
+	if (bsearch(&w, env->keys, env->nkeys, sizeof *env->keys, strp_cmp) != NULL)
+		return;
+	for (i = 0; i < env->nkeys; i++) {
+		if (strncmp(env->keys[i], want, sl + 1) != 0)
+			continue;
+		d = edit_distance(env->keys[i] + sl + 1, want + sl + 1, 3);
+		if (d < bd) {
+			bd = d;
+			best = env->keys[i] + sl + 1;
+		}
+	}
+	if (best != NULL)
+		perr_at(p, line, "%s: no kernel of the kit has %s key '%s' "
+		    "(did you mean %s.%s?)", spec, src, want + sl + 1, src, best);
+	else
+		perr_at(p, line, "%s: no kernel of the kit has %s key '%s' "
+		    "(the keys are in labs/kernel-keys)", spec, src, want + sl + 1);
+}
+
+/* lexpr_specs() callback: the key check alone. */
+static void
+key_ref(const char *spec, const char *mark, void *arg)
+{
+	struct lp	*p = arg;
+
+	(void)mark;
+	check_key(p, p->line, spec);
+}
+
+/* Read a kernel-keys file: "SOURCE KEY" lines, '#' comments. */
+int
+lab_keys_load(const char *path, struct lab_env *env, char *err, size_t errlen)
+{
+	FILE	*f;
+	char	 line[512], *nl;
+	int	 n = 0, cap = 256, lineno = 0;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	env->keys = xmalloc(cap * sizeof *env->keys);
+	while (fgets(line, sizeof line, f) != NULL) {
+		lineno++;
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if ((strncmp(line, "vmstat ", 7) != 0 && strncmp(line, "meminfo ", 8) != 0) ||
+		    strchr(strchr(line, ' ') + 1, ' ') != NULL || strchr(line, ' ')[1] == '\0') {
+			snprintf(err, errlen, "%s:%d: want 'vmstat KEY' or 'meminfo KEY'",
+			    path, lineno);
+			while (n > 0)
+				free(env->keys[--n]);
+			free(env->keys);
+			env->keys = NULL;
+			fclose(f);
+			return -1;
+		}
+		if (n == cap)
+			env->keys = xrealloc(env->keys, (cap *= 2) * sizeof *env->keys);
+		env->keys[n++] = xstrdup(line);
+	}
+	fclose(f);
+	qsort(env->keys, n, sizeof *env->keys, strp_cmp);
+	env->nkeys = n;
+	return 0;
+}
+
+/*
+ * delta(SPEC, MARK) must name a mark set earlier in the step, and every
+ * spec a key the kit's kernels have.
+ */
 static void
 check_mark_ref(const char *spec, const char *mark, void *arg)
 {
 	struct refctx	*r = arg;
 
+	check_key(r->p, r->line, spec);
 	if (mark != NULL && mark[0] != '\0' && !has_mark(r->p->step, mark))
 		perr_at(r->p, r->line, "delta(%s, %s): no 'mark %s' earlier in "
 		    "this step", spec, mark, mark);
@@ -997,6 +1186,11 @@ lab_free(struct lab *l)
 	free(l->seed);
 	free(l->doc);
 	free(l->intro);
+	free(l->ex_file);
+	free(l->ex_variant);
+	free(l->ex_path);
+	free(l->ex_func);
+	free(l->ex_todo);
 	free_strs(l->needs, l->nneeds);
 	free(l);
 }

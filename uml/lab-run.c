@@ -25,6 +25,8 @@
 
 #include "ctl.h"
 #include "guest.h"
+#include "initrd.h"
+#include "lab-ex.h"
 #include "lab-run.h"
 #include "run.h"
 #include "supervisor.h"
@@ -283,6 +285,14 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	o.mem_mb = s->lab->mem_mb;
 	o.cpus = s->lab->cpus;
 	o.tied = 1;
+	/* An exercise: the student's program in the guest, or their kernel. */
+	if (s->ex != NULL && s->ex->add != NULL) {
+		guest_opt(&o, 'a', s->ex->add);
+		initrd_prepare(&o);
+	}
+	if (s->ex != NULL && s->ex->variant != NULL &&
+	    strcmp(s->ex->variant, variant) == 0)
+		o.kernel = s->ex->kernel;
 	s->log_line(s, "booting %s (%d CPU%s, %ld MiB)", variant, o.cpus,
 	    o.cpus == 1 ? "" : "s", o.mem_mb);
 	rc = supervisor_start(s->gname, &o, 1);

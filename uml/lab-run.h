@@ -15,6 +15,7 @@
 #define LAB_MAX_BG	16	/* background commands at once */
 
 struct values;
+struct ex_build;
 
 enum lres_state { LR_PASS, LR_FAIL, LR_SKIP };
 
@@ -63,6 +64,7 @@ struct lab_sess {
 	int		 cur;		/* the step running or last run */
 
 	struct values	*vals;		/* the mirror's values (values.h) */
+	const struct ex_build *ex;	/* the exercise, or NULL (lab-ex.h) */
 	struct lmark	*marks;
 	int		 nmarks;
 	char		*outs[LAB_MAX_OUTS];	/* recent foreground stdout */

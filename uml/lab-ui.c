@@ -538,8 +538,8 @@ tui_start(struct ui *u, int *sock)
 /* Run the lab interactively. */
 int
 lab_interactive(struct lab *l, double slow, bool exam,
-    volatile sig_atomic_t *stop, char *gname, size_t gsize,
-    const char *json, const char *junit)
+    const struct ex_build *ex, volatile sig_atomic_t *stop, char *gname,
+    size_t gsize, const char *json, const char *junit)
 {
 	struct ui		 u;
 	struct rec		 rec = { 0 };
@@ -568,6 +568,7 @@ lab_interactive(struct lab *l, double slow, bool exam,
 	snprintf(gname, gsize, "lab%.8s-%d", l->name, (int)getpid());
 	book_init(&u.book, l, exam ? "exam" : "interactive");
 	u.s = lab_sess_new(l, gname, slow);
+	u.s->ex = ex;
 	u.s->stop = stop;
 	u.s->on_step = u_step;
 	u.s->on_result = u_result;

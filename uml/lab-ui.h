@@ -18,9 +18,10 @@
  * can stop it).  json and junit, when not NULL, also receive the
  * results.  Returns the exit status (0: every check passed).
  */
+struct ex_build;
 int	lab_interactive(struct lab *, double slow, bool exam,
-	    volatile sig_atomic_t *stop, char *gname, size_t gsize,
-	    const char *json, const char *junit);
+	    const struct ex_build *, volatile sig_atomic_t *stop, char *gname,
+	    size_t gsize, const char *json, const char *junit);
 
 /* The per-user state directory's subdirectory sub, made on demand. */
 char	*lab_state_dir(const char *sub);

@@ -166,6 +166,10 @@ struct lab {
 	int		 nneeds;
 	struct lstep	*steps;
 	int		 nsteps;
+	/* exercise program FILE | exercise kernel VARIANT PATH FUNCTION TODO */
+	enum { LEX_NONE, LEX_PROGRAM, LEX_KERNEL } ex_kind;
+	char		*ex_file;	/* program: the solution's path */
+	char		*ex_variant, *ex_path, *ex_func, *ex_todo;	/* kernel */
 };
 
 /*
@@ -175,7 +179,20 @@ struct lab {
 struct lab_env {
 	const char	*patches_dir;
 	const char	*own_patches_dir;	/* the user's own variants, or NULL */
+	/*
+	 * The keys of the kit's kernels, "vmstat KEY" and "meminfo KEY",
+	 * sorted (labs/kernel-keys); NULL: vmstat.KEY and meminfo.KEY are
+	 * not checked against them.
+	 */
+	char		**keys;
+	int		  nkeys;
 };
+
+/*
+ * Read a kernel-keys file into env (sorted); -1 with a message naming
+ * path:line in err when it cannot be read or a line is malformed.
+ */
+int		 lab_keys_load(const char *path, struct lab_env *, char *err, size_t);
 
 /*
  * Parse and validate a lab file.  Returns NULL with every problem found

@@ -12,7 +12,7 @@ LAB_VALUES	:= $(B)/lib/libumkit-parse-san.a
 LAB_VALUES_SRCS	:= $(wildcard tui/parse-*.c) tui/rdfile.c tui/lruhist.c \
 		   tui/recfmt.c tui/values.c
 
-$(LT)/test-lab: tests/unit/test-lab.c uml/lab-out.c $(LAB_CORE) $(LAB_HDRS) \
+$(LT)/test-lab: tests/unit/test-lab.c uml/lab-out.c uml/lab-ex.c $(LAB_CORE) $(LAB_HDRS) \
 		$(LAB_VALUES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -Itui -DTOP='"$(CURDIR)"' -o $@ \
@@ -37,3 +37,8 @@ fuzz-lab: $(B)/fuzz/fuzz-lab
 	@mkdir -p $(B)/fuzz/corpus-lab
 	$(B)/fuzz/fuzz-lab -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		-print_final_stats=1 $(B)/fuzz/corpus-lab tests/fuzz-corpus-lab
+
+# Lab 02's kernel exercise graded end to end (two kernel builds).
+.PHONY: test-exercises
+test-exercises: all
+	@sh tests/exercise-kernel.sh

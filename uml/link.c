@@ -781,16 +781,146 @@ call_cancel(struct link *l, struct call *c)
 	pb_free(&pb);
 }
 
+/*
+ * The stdin of one exec: a thread that reads in_fd and sends what it
+ * reads as STDIN frames, never more than the agent has granted (WINDOW
+ * frames, which link_exec's loop adds to credit; a frame's header counts
+ * too), then an empty STDIN at EOF.  It polls in_fd beside a wake pipe, so stopping it never waits
+ * for input that may not come (a terminal).
+ */
+struct stdin_pump {
+	struct link	*l;
+	uint32_t	 id;
+	int		 fd;
+	int		 wake[2];
+	pthread_t	 thread;
+	/* Guarded by l->lock: */
+	pthread_cond_t	 cond;		/* credit grew, or stop */
+	uint64_t	 credit;	/* bytes the agent will take */
+	int		 stop;
+};
+
+/* The pump thread: read, send within the window, EOF, done. */
+static void *
+pump_main(void *arg)
+{
+	struct stdin_pump *p = arg;
+	struct link	  *l = p->l;
+	struct pollfd	   pfd[2];
+	struct pbuf	   pb = { 0 };
+	uint8_t		  *buf;
+	size_t		   want;
+	ssize_t		   n;
+	int		   stop;
+
+	buf = xmalloc(PROTO_CHUNK);
+	pfd[0] = (struct pollfd){ .fd = p->fd, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = p->wake[0], .events = POLLIN };
+	for (;;) {
+		/* A frame costs its header too: wait for room for a byte. */
+		pthread_mutex_lock(&l->lock);
+		while (p->credit <= PROTO_HDR_LEN && !p->stop && !l->dead)
+			pthread_cond_wait(&p->cond, &l->lock);
+		stop = p->stop || l->dead;
+		want = stop ? 0 : p->credit - PROTO_HDR_LEN < PROTO_CHUNK ?
+		    (size_t)(p->credit - PROTO_HDR_LEN) : PROTO_CHUNK;
+		pthread_mutex_unlock(&l->lock);
+		if (stop)
+			break;
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			n = 0;
+		} else if (pfd[1].revents)
+			break;
+		else {
+			n = read(p->fd, buf, want);
+			if (n < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+		}
+		if (n < 0) {
+			link_log(l, "exec stdin: read: %s; sending EOF",
+			    strerror(errno));
+			n = 0;
+		}
+		pb_reset(&pb);
+		proto_enc_stdin(&pb, p->id, buf, (size_t)n);
+		if (send_pb(l, &pb, now_ms() + link_timeout(l)) != 0 || n == 0)
+			break;
+		pthread_mutex_lock(&l->lock);
+		p->credit -= PROTO_HDR_LEN + (uint64_t)n;
+		pthread_mutex_unlock(&l->lock);
+	}
+	pb_free(&pb);
+	free(buf);
+	return NULL;
+}
+
+/* Start the pump of exec id reading fd. */
+static void
+pump_start(struct link *l, struct stdin_pump *p, uint32_t id, int fd)
+{
+	int	rc;
+
+	memset(p, 0, sizeof(*p));
+	p->l = l;
+	p->id = id;
+	p->fd = fd;
+	cond_init(&p->cond);
+	if (pipe2(p->wake, O_CLOEXEC) != 0)
+		fatal("pipe");
+	if ((rc = pthread_create(&p->thread, NULL, pump_main, p)) != 0) {
+		errno = rc;
+		fatal("cannot start a thread");
+	}
+}
+
+/* The agent granted n more bytes of stdin. */
+static void
+pump_grant(struct stdin_pump *p, uint32_t n)
+{
+	pthread_mutex_lock(&p->l->lock);
+	p->credit += n;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->l->lock);
+}
+
+/* Stop the pump (wherever it waits) and free it. */
+static void
+pump_stop(struct stdin_pump *p)
+{
+	pthread_mutex_lock(&p->l->lock);
+	p->stop = 1;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->l->lock);
+	if (write(p->wake[1], "x", 1) < 0)
+		link_log(p->l, "exec stdin: wake: %s", strerror(errno));
+	pthread_join(p->thread, NULL);
+	close(p->wake[0]);
+	close(p->wake[1]);
+	pthread_cond_destroy(&p->cond);
+}
+
 /* Run a command in the guest, streaming its output. */
 int
-link_exec(struct link *l, char *const argv[], int timeout_s, int out_fd,
-    int err_fd, int *status)
+link_exec(struct link *l, char *const argv[], int timeout_s, int in_fd,
+    int out_fd, int err_fd, int *status)
 {
-	struct frame	*f;
-	struct call	 c;
-	long long	 deadline = NO_DEADLINE;
-	int		 rc, done = 0;
-	uint32_t	 v;
+	return link_exec_stop(l, argv, timeout_s, in_fd, out_fd, err_fd, NULL,
+	    status);
+}
+
+/* The same, killing the command when *stop is set. */
+int
+link_exec_stop(struct link *l, char *const argv[], int timeout_s, int in_fd,
+    int out_fd, int err_fd, volatile int *stop, int *status)
+{
+	struct stdin_pump pump;
+	struct frame	 *f;
+	struct call	  c;
+	long long	  deadline = NO_DEADLINE, wait;
+	int		  rc, done = 0, pumping = 0, cancelled = 0;
+	uint32_t	  v;
 
 	if ((rc = call_begin(l, &c, 0)) != 0)
 		return rc;
@@ -798,10 +928,30 @@ link_exec(struct link *l, char *const argv[], int timeout_s, int out_fd,
 		deadline = now_ms() + (long long)timeout_s * 1000 +
 		    link_timeout(l);
 	if ((rc = proto_enc_exec(&c.pb, c.w.id, argv,
-	    timeout_s > 0 ? (uint32_t)timeout_s : 0)) == 0)
+	    timeout_s > 0 ? (uint32_t)timeout_s : 0,
+	    in_fd >= 0 ? PF_STDIN : 0)) == 0)
 		rc = call_send(l, &c);
+	if (rc == 0 && in_fd >= 0) {
+		pump_start(l, &pump, c.w.id, in_fd);
+		pumping = 1;
+	}
 	while (rc == 0 && !done) {
-		if ((rc = call_next(l, &c, deadline, &f)) != 0) {
+		if (!cancelled && stop != NULL &&
+		    __atomic_load_n(stop, __ATOMIC_SEQ_CST)) {
+			call_cancel(l, &c);
+			cancelled = 1;
+			wait = now_ms() + link_timeout(l);
+			if (wait < deadline)
+				deadline = wait;
+		}
+		wait = deadline;
+		if (stop != NULL && !cancelled && now_ms() + TRACE_POLL_MS < wait)
+			wait = now_ms() + TRACE_POLL_MS;
+		if ((rc = call_next(l, &c, wait, &f)) != 0) {
+			if (rc == -ETIMEDOUT && wait < deadline) {
+				rc = 0;
+				continue;
+			}
 			if (rc == -ETIMEDOUT) {
 				link_log(l, "exec %s: no exit status in time",
 				    argv[0]);
@@ -817,7 +967,11 @@ link_exec(struct link *l, char *const argv[], int timeout_s, int out_fd,
 			copy_out(out_fd, f->data, f->h.len);
 		else if (f->h.op == OP_STDERR)
 			copy_out(err_fd, f->data, f->h.len);
-		else if ((rc = expect_op(l, f, OP_EXIT)) == 0) {
+		else if (f->h.op == OP_WINDOW) {
+			proto_dec_u32(f->data, f->h.len, &v);
+			if (pumping)
+				pump_grant(&pump, v);
+		} else if ((rc = expect_op(l, f, OP_EXIT)) == 0) {
 			proto_dec_u32(f->data, f->h.len, &v);
 			/* Killed by its timeout: say so, as timeout(1) does. */
 			*status = (f->h.flags & PF_TIMEOUT) ? 124 : (int)v;
@@ -825,6 +979,8 @@ link_exec(struct link *l, char *const argv[], int timeout_s, int out_fd,
 		}
 		free(f);
 	}
+	if (pumping)
+		pump_stop(&pump);
 	call_end(l, &c);
 	return rc;
 }

@@ -85,13 +85,26 @@ ssize_t	link_write(struct link *, const char *path, const void *data,
 /*
  * Run argv in the guest (argv[0] looked up in PATH).  The command's stdout
  * and stderr are copied to out_fd and err_fd as they arrive (either may be
- * -1 to drop); stdin is /dev/null.  timeout_s > 0 kills the command after
- * that long.  On success returns 0 and sets *status to a shell-style exit
- * status (0-255; 128+N for signal N; 126 not executable; 127 not found;
- * 124 when the timeout killed it, as timeout(1) reports).
+ * -1 to drop).  Its stdin is /dev/null when in_fd is -1; otherwise what
+ * is read from in_fd, as the agent makes room for it, and EOF on in_fd
+ * is EOF for the command (a thread of the call reads in_fd; what it has
+ * not read when the command ends stays unread).  timeout_s > 0 kills
+ * the command after that long.  On success returns 0 and sets *status to
+ * a shell-style exit status (0-255; 128+N for signal N; 126 not
+ * executable; 127 not found; 124 when the timeout killed it, as
+ * timeout(1) reports).
  */
 int	link_exec(struct link *, char *const argv[], int timeout_s,
-	    int out_fd, int err_fd, int *status);
+	    int in_fd, int out_fd, int err_fd, int *status);
+
+/*
+ * The same, and when *stop becomes non-zero (checked at least every
+ * 200 ms) the command's process group is killed; the call then returns
+ * as for any command killed by SIGKILL (status 137).
+ */
+int	link_exec_stop(struct link *, char *const argv[], int timeout_s,
+	    int in_fd, int out_fd, int err_fd, volatile int *stop,
+	    int *status);
 
 /*
  * Stream a tracefs pipe (e.g. "/sys/kernel/tracing/trace_pipe"): fn gets

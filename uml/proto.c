@@ -126,7 +126,8 @@ proto_op_name(unsigned op, char *tmp, size_t tmpsize)
 {
 	static const char *const names[] = {
 		NULL, "HELLO", "STAT", "READDIR", "READLINK", "READ", "WRITE",
-		"EXEC", "STDOUT", "STDERR", "EXIT", "TRACE", "DATA", "CANCEL"
+		"EXEC", "STDOUT", "STDERR", "EXIT", "TRACE", "DATA", "CANCEL",
+		"STDIN", "WINDOW"
 	};
 
 	if (op >= 1 && op <= OP_MAX)
@@ -274,10 +275,13 @@ proto_enc_write(struct pbuf *pb, uint32_t id, const char *path,
 	return 0;
 }
 
-/* Append an EXEC request; -E2BIG for too many or too long arguments. */
+/*
+ * Append an EXEC request (flags: 0 or PF_STDIN); -E2BIG for too many or
+ * too long arguments.
+ */
 int
 proto_enc_exec(struct pbuf *pb, uint32_t id, char *const argv[],
-    uint32_t timeout_s)
+    uint32_t timeout_s, unsigned flags)
 {
 	size_t	 start, total = 8;
 	uint32_t argc;
@@ -291,13 +295,30 @@ proto_enc_exec(struct pbuf *pb, uint32_t id, char *const argv[],
 		return -EINVAL;
 	if (total > PROTO_MAX_PAYLOAD)
 		return -E2BIG;
-	start = proto_frame_begin(pb, OP_EXEC, id, 0, 0);
+	start = proto_frame_begin(pb, OP_EXEC, id, flags & PF_STDIN, 0);
 	pb_u32(pb, timeout_s);
 	pb_u32(pb, argc);
 	for (argc = 0; argv[argc] != NULL; argc++)
 		pb_put(pb, argv[argc], strlen(argv[argc]) + 1);
 	proto_frame_end(pb, start);
 	return 0;
+}
+
+/* Append a STDIN frame (EOF when len is 0); -E2BIG over one chunk. */
+int
+proto_enc_stdin(struct pbuf *pb, uint32_t id, const void *data, size_t len)
+{
+	if (len > PROTO_CHUNK)
+		return -E2BIG;
+	proto_enc_frame(pb, OP_STDIN, id, 0, 0, data, len);
+	return 0;
+}
+
+/* Append a WINDOW frame granting n more bytes of stdin. */
+void
+proto_enc_window(struct pbuf *pb, uint32_t id, uint32_t n)
+{
+	proto_enc_u32(pb, OP_WINDOW, id, PF_REPLY, n);
 }
 
 /* Append a STAT reply. */
@@ -525,9 +546,14 @@ proto_dec_request(const struct proto_hdr *h, const uint8_t *p,
 		r->u.write.len = n - 4 - plen;
 		return proto_dec_path(p + 4, plen, r->path);
 	case OP_EXEC:
+		r->u.exec.with_stdin = (h->flags & PF_STDIN) != 0;
 		return dec_exec(p, n, r);
 	case OP_CANCEL:
 		return n == 0 ? 0 : -EINVAL;
+	case OP_STDIN:
+		r->u.in.data = p;
+		r->u.in.len = n;
+		return n <= PROTO_CHUNK ? 0 : -EINVAL;
 	default:
 		return -ENOSYS;
 	}
@@ -592,6 +618,11 @@ proto_check_reply(const struct proto_hdr *h, const uint8_t *p)
 		return !end && h->len <= PROTO_CHUNK ? 0 : -EBADMSG;
 	case OP_EXIT:
 		if (!end || proto_dec_u32(p, h->len, &v) || v > 255)
+			return -EBADMSG;
+		return 0;
+	case OP_WINDOW:
+		/* A grant of stdin room, inside an EXEC's reply: never 0. */
+		if (end || proto_dec_u32(p, h->len, &v) || v == 0)
 			return -EBADMSG;
 		return 0;
 	case OP_TRACE:

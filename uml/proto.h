@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #define PROTO_MAGIC		0x314b4d55u	/* "UMK1" on the wire */
-#define PROTO_VERSION		1
+#define PROTO_VERSION		2
 #define PROTO_HDR_LEN		20
 #define PROTO_MAX_PAYLOAD	(1u << 20)
 #define PROTO_MAX_PATH		4096
@@ -22,6 +22,15 @@
 #define PROTO_CHUNK		(64u << 10)	/* stream frames */
 #define PROTO_NAME_MAX		64		/* hello name */
 #define PROTO_STAT_LEN		40
+/*
+ * The stdin window of an EXEC with PF_STDIN: bytes of STDIN frames,
+ * headers included, that the host may have sent and the agent not yet
+ * passed on.  The agent grants it all at once, then what it passes on.
+ * Small on purpose: the guest's tty holds 4 KiB before it throttles the
+ * line, and UML 7.2's serial driver never resumes a throttled line (its
+ * line_unthrottle() does not re-register the fd it stopped polling).
+ */
+#define PROTO_STDIN_WINDOW	2048u
 
 enum proto_op {
 	OP_HELLO = 1,
@@ -37,12 +46,15 @@ enum proto_op {
 	OP_TRACE,
 	OP_DATA,
 	OP_CANCEL,
-	OP_MAX = OP_CANCEL
+	OP_STDIN,
+	OP_WINDOW,
+	OP_MAX = OP_WINDOW
 };
 
 #define PF_REPLY	0x1
 #define PF_END		0x2
 #define PF_TIMEOUT	0x4
+#define PF_STDIN	0x8	/* EXEC request: feed stdin with STDIN frames */
 
 #define PROTO_READ_WHOLE 0x1
 
@@ -91,7 +103,12 @@ struct proto_req {
 			uint32_t	 timeout_s;
 			uint32_t	 argc;
 			const char	*argv[PROTO_MAX_ARGC + 1];
+			int		 with_stdin;	/* PF_STDIN was set */
 		} exec;
+		struct {
+			const uint8_t	*data;		/* empty: EOF */
+			size_t		 len;
+		} in;
 	} u;
 };
 
@@ -150,12 +167,17 @@ int	 proto_enc_read(struct pbuf *, uint32_t id, const char *path,
 int	 proto_enc_write(struct pbuf *, uint32_t id, const char *path,
 	    const void *data, size_t len);
 int	 proto_enc_exec(struct pbuf *, uint32_t id, char *const argv[],
-	    uint32_t timeout_s);
+	    uint32_t timeout_s, unsigned flags);
+/* A STDIN frame for EXEC id: len <= PROTO_CHUNK bytes, 0 for EOF. */
+int	 proto_enc_stdin(struct pbuf *, uint32_t id, const void *data,
+	    size_t len);
 
 /* Replies (agent). */
 void	 proto_enc_stat(struct pbuf *, uint32_t id, const struct proto_stat *);
 void	 proto_enc_u32(struct pbuf *, unsigned op, uint32_t id,
 	    unsigned flags, uint32_t v);
+/* A WINDOW frame: the host may send n more bytes of stdin to EXEC id. */
+void	 proto_enc_window(struct pbuf *, uint32_t id, uint32_t n);
 /* Append one dirent to the payload of the frame being built. */
 void	 proto_put_dirent(struct pbuf *, const char *name, unsigned type);
 /* Bytes a dirent with this name takes. */

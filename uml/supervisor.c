@@ -120,6 +120,27 @@ serve_trace(struct sup *s, int fd, const char *path)
 		reply(fd, "error %s", r == -EIO ? "guest not responding" : strerror(-r));
 }
 
+/* An exec for a client: killed when the client hangs up first. */
+static void
+serve_exec(struct sup *s, int fd, char **argv, const int *fds, int nfds)
+{
+	struct trace_conn	 t = { .fd = fd };
+	pthread_t		 th;
+	int			 r, status, watching;
+
+	watching = pthread_create(&th, NULL, trace_watch, &t) == 0;
+	r = link_exec_stop(s->link, argv + 1, atoi(argv[0]),
+	    nfds == 3 ? fds[2] : -1, fds[0], fds[1], &t.stop, &status);
+	t.stop = 1;
+	if (watching)
+		pthread_join(th, NULL);
+	if (r < 0)
+		reply(fd, "error %s: %s", argv[1],
+		    r == -EIO ? "guest not responding" : strerror(-r));
+	else
+		reply(fd, "status %d", status);
+}
+
 /* Serve one control connection: one request, one reply. */
 static void *
 conn_main(void *arg)
@@ -127,7 +148,7 @@ conn_main(void *arg)
 	struct conn	*c = arg;
 	struct sup	*s = c->s;
 	char		*buf, **argv;
-	int		 fds[4], nfds = 0, i, n, status, r, timeout_s;
+	int		 fds[4], nfds = 0, i, n;
 	ssize_t		 len;
 	size_t		 off;
 
@@ -140,18 +161,12 @@ conn_main(void *arg)
 		n = 0;
 		for (off = strlen(buf) + 1; off < (size_t)len; off += strlen(buf + off) + 1)
 			argv[n++] = buf + off;
-		if (n < 2 || nfds != 2) {
+		if (n < 2 || (nfds != 2 && nfds != 3)) {
 			reply(c->fd, "error malformed exec request");
 			free(argv);
 			goto out;
 		}
-		timeout_s = atoi(argv[0]);
-		r = link_exec(s->link, argv + 1, timeout_s, fds[0], fds[1], &status);
-		if (r < 0)
-			reply(c->fd, "error %s: %s", argv[1],
-			    r == -EIO ? "guest not responding" : strerror(-r));
-		else
-			reply(c->fd, "status %d", status);
+		serve_exec(s, c->fd, argv, fds, nfds);
 		free(argv);
 	} else if (strcmp(buf, "trace") == 0 && (size_t)len > strlen(buf) + 1) {
 		serve_trace(s, c->fd, buf + strlen(buf) + 1);

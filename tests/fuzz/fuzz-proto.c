@@ -6,7 +6,8 @@
  * into frames exactly as the agent and the host reader do (proto_get_hdr,
  * then the payload length), and every frame goes through the agent's
  * request decoder and the host's reply checker; reply frames that pass
- * are decoded further the way link.c does.  Any out-of-bounds access or
+ * are decoded further the way link.c does, requests the way the agent
+ * reads them (argv strings, STDIN data).  Any out-of-bounds access or
  * undefined behaviour is a crash under the sanitizers.
  */
 #define _GNU_SOURCE
@@ -46,6 +47,7 @@ decode_reply(const struct proto_hdr *h, const uint8_t *p)
 		break;
 	case OP_WRITE:
 	case OP_EXIT:
+	case OP_WINDOW:
 		proto_dec_u32(p, h->len, &v);
 		break;
 	}
@@ -56,6 +58,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct proto_req req;
+	static volatile unsigned sum;
 	struct proto_hdr	h;
 	size_t			off = 0;
 	uint8_t		       *copy;
@@ -72,6 +75,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (proto_dec_request(&h, copy, &req) == 0 && h.op == OP_EXEC)
 			for (uint32_t i = 0; i < req.u.exec.argc; i++)
 				(void)strlen(req.u.exec.argv[i]);
+		/* The agent copies a STDIN payload into its window buffer. */
+		if (proto_dec_request(&h, copy, &req) == 0 && h.op == OP_STDIN &&
+		    req.u.in.len > 0)
+			sum += req.u.in.data[0] + req.u.in.data[req.u.in.len - 1];
 		if (proto_check_reply(&h, copy) == 0)
 			decode_reply(&h, copy);
 		free(copy);

@@ -140,7 +140,7 @@ main(int argc, char **argv)
 	throughput(4);
 	for (i = 0; i < 50; i++) {
 		t0 = bench_now_us();
-		link_exec(L, av, 5, -1, -1, &st);
+		link_exec(L, av, 5, -1, -1, -1, &st);
 		t[i] = bench_now_us() - t0;
 	}
 	printf("exec true                                p50 %6.0f us  p99 %6.0f us\n",

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "lab-ex.h"
 #include "lab-out.h"
 #include "lab.h"
 #include "util.h"
@@ -176,6 +177,38 @@ test_let(void **state)
 	    "{{((delta(vmstat.a, m)) * 2)}} and vmstat.d");
 	lab_free(l);
 	free(errs);
+}
+
+/* Exercise skeletons: regions cut, the TODO kept; bad markers named. */
+static void
+test_skeleton(void **state)
+{
+	static const char sol[] =
+	    "int a;\n\t/* TODO-BEGIN: write b */\n\tb = 1;\n\t/* TODO-END */\nint c;\n";
+	static const char fn[] =
+	    "/* f() does things */\nstatic int f(int x,\n\t     int y)\n{\n\treturn x + y;\n}\n"
+	    "\nint g(void);\nint h(void)\n{\n\treturn f(1, 2);\n}\n";
+	char	err[256], *sk;
+
+	(void)state;
+	sk = ex_skeleton(sol, err, sizeof err);
+	assert_non_null(sk);
+	assert_string_equal(sk, "int a;\n\t/* TODO: write b */\nint c;\n");
+	free(sk);
+	assert_null(ex_skeleton("x\n/* TODO-BEGIN */\ny\n", err, sizeof err));
+	assert_string_equal(err, "line 2: TODO-BEGIN without TODO-END");
+	assert_null(ex_skeleton("x\n/* TODO-END */\n", err, sizeof err));
+	assert_string_equal(err, "line 2: TODO-END without TODO-BEGIN");
+	assert_null(ex_skeleton("x\n", err, sizeof err));
+	assert_string_equal(err, "no TODO-BEGIN ... TODO-END region");
+	sk = ex_strip_function(fn, "f", "add them", err, sizeof err);
+	assert_non_null(sk);
+	assert_string_equal(sk, "/* f() does things */\nstatic int f(int x,\n\t     int y)\n"
+	    "{\n\t/*\n\t * TODO: add them\n\t */\n}\n\nint g(void);\nint h(void)\n"
+	    "{\n\treturn f(1, 2);\n}\n");
+	free(sk);
+	assert_null(ex_strip_function(fn, "g", "x", err, sizeof err));
+	assert_string_equal(err, "no definition of g() in the file");
 }
 
 /* Several errors in one file are all reported, each with its line. */
@@ -403,6 +436,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_many_errors),
 		cmocka_unit_test(test_let),
+		cmocka_unit_test(test_skeleton),
 		cmocka_unit_test(test_nul),
 		cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_fmt),

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -512,7 +513,7 @@ run(struct link *l, char *const argv[], int timeout_s, int *status,
 	assert_int_equal(pipe2(pe, O_NONBLOCK), 0);
 	fcntl(po[1], F_SETFL, 0);
 	fcntl(pe[1], F_SETFL, 0);
-	rc = link_exec(l, argv, timeout_s, po[1], pe[1], status);
+	rc = link_exec(l, argv, timeout_s, -1, po[1], pe[1], status);
 	close(po[1]);
 	close(pe[1]);
 	n = read(po[0], out, outsz - 1);
@@ -601,13 +602,436 @@ test_exec_big_output(void **state)
 	assert_int_equal(pipe(po), 0);
 	s.fd = po[0];
 	pthread_create(&t, NULL, sink_main, &s);
-	assert_int_equal(link_exec(p.l, a, 20, po[1], -1, &st), 0);
+	assert_int_equal(link_exec(p.l, a, 20, -1, po[1], -1, &st), 0);
 	close(po[1]);
 	pthread_join(t, NULL);
 	close(po[0]);
 	assert_int_equal(st, 0);
 	assert_int_equal(s.bytes, 5000000);
 	peer_stop(&p);
+}
+
+/* Collect what link_exec writes to a pipe, from another thread. */
+struct collect {
+	int	 fd;
+	char	*buf;
+	size_t	 len, cap;
+};
+
+/* Read a pipe into memory until EOF. */
+static void *
+collect_main(void *arg)
+{
+	struct collect	*c = arg;
+	ssize_t		 n;
+
+	for (;;) {
+		if (c->len == c->cap)
+			c->buf = realloc(c->buf, c->cap = c->cap ? c->cap * 2 : 65536);
+		if ((n = read(c->fd, c->buf + c->len, c->cap - c->len)) <= 0)
+			break;
+		c->len += (size_t)n;
+	}
+	return NULL;
+}
+
+/*
+ * Run argv with stdin from in_fd, its stdout collected into *out (len in
+ * *outlen, malloc'ed); returns link_exec's result.
+ */
+static int
+run_in(struct link *l, char *const argv[], int in_fd, int *status,
+    char **out, size_t *outlen)
+{
+	struct collect	 c = { 0 };
+	pthread_t	 t;
+	int		 po[2], rc;
+
+	assert_int_equal(pipe(po), 0);
+	c.fd = po[0];
+	pthread_create(&t, NULL, collect_main, &c);
+	rc = link_exec(l, argv, 30, in_fd, po[1], -1, status);
+	close(po[1]);
+	pthread_join(t, NULL);
+	close(po[0]);
+	*out = c.buf;
+	*outlen = c.len;
+	return rc;
+}
+
+/* Write a file of n pseudo-random bytes; returns them (malloc'ed). */
+static uint8_t *
+random_file(const char *path, size_t n)
+{
+	uint8_t		*b = malloc(n);
+	uint32_t	 x = 2463534242u;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		b[i] = (uint8_t)x;
+	}
+	put_file(path, b, n, 0644);
+	return b;
+}
+
+/* Feed a pipe's write end from a thread, then close it (or not). */
+struct feed {
+	int		 fd;
+	const char	*data;
+	int		 keep_open_ms;
+};
+
+/* Write the data, wait, close. */
+static void *
+feed_main(void *arg)
+{
+	struct feed	*f = arg;
+
+	if (write(f->fd, f->data, strlen(f->data)) < 0)
+		return NULL;
+	usleep((useconds_t)f->keep_open_ms * 1000);
+	close(f->fd);
+	return NULL;
+}
+
+static void
+test_exec_stdin(void **state)
+{
+	char *const	 cat[] = { "cat", NULL };
+	char *const	 wc[] = { "wc", "-c", NULL };
+	char *const	 head[] = { "head", "-c", "10", NULL };
+	char *const	 late[] = { "sh", "-c", "sleep 1; wc -c", NULL };
+	char *const	 noread[] = { "true", NULL };
+	const size_t	 n = 3000000;
+	struct feed	 f;
+	struct peer	 p;
+	pthread_t	 t;
+	uint8_t		*want;
+	char		*out;
+	size_t		 outlen;
+	long long	 t0;
+	int		 fd, pi[2], st = -1;
+
+	agent_start(&p);
+	want = random_file(tp("in3m"), n);
+
+	/* 3 MB of binary data through cat arrive intact, then EOF ends it. */
+	fd = open(tp("in3m"), O_RDONLY);
+	assert_int_equal(run_in(p.l, cat, fd, &st, &out, &outlen), 0);
+	assert_int_equal(st, 0);
+	assert_int_equal(outlen, n);
+	assert_memory_equal(out, want, n);
+	free(out);
+	close(fd);
+
+	/* wc counts every byte: EOF came after the last one. */
+	fd = open(tp("in3m"), O_RDONLY);
+	assert_int_equal(run_in(p.l, wc, fd, &st, &out, &outlen), 0);
+	assert_int_equal(st, 0);
+	assert_true(outlen > 0);
+	assert_int_equal(strtol(out, NULL, 10), (long)n);
+	free(out);
+	close(fd);
+
+	/* A command that reads nothing for a second loses nothing. */
+	fd = open(tp("in3m"), O_RDONLY);
+	assert_int_equal(run_in(p.l, late, fd, &st, &out, &outlen), 0);
+	assert_int_equal(st, 0);
+	assert_int_equal(strtol(out, NULL, 10), (long)n);
+	free(out);
+	close(fd);
+
+	/* One that stops reading: it ends, and so does the call. */
+	fd = open(tp("in3m"), O_RDONLY);
+	assert_int_equal(run_in(p.l, head, fd, &st, &out, &outlen), 0);
+	assert_int_equal(st, 0);
+	assert_int_equal(outlen, 10);
+	assert_memory_equal(out, want, 10);
+	free(out);
+	close(fd);
+
+	/* A pipe: what was written, then EOF when the writer closes. */
+	assert_int_equal(pipe(pi), 0);
+	f = (struct feed){ pi[1], "hello\n", 200 };
+	pthread_create(&t, NULL, feed_main, &f);
+	assert_int_equal(run_in(p.l, cat, pi[0], &st, &out, &outlen), 0);
+	pthread_join(t, NULL);
+	assert_int_equal(st, 0);
+	assert_int_equal(outlen, 6);
+	assert_memory_equal(out, "hello\n", 6);
+	free(out);
+	close(pi[0]);
+
+	/* Stdin that never ends (a terminal) does not hold the call up. */
+	assert_int_equal(pipe(pi), 0);
+	f = (struct feed){ pi[1], "", 3000 };
+	pthread_create(&t, NULL, feed_main, &f);
+	t0 = now_ms();
+	assert_int_equal(run_in(p.l, noread, pi[0], &st, &out, &outlen), 0);
+	assert_true(now_ms() - t0 < 1500);
+	assert_int_equal(st, 0);
+	free(out);
+	pthread_join(t, NULL);
+	close(pi[0]);
+
+	/* The agent still serves after all that. */
+	assert_int_equal(run_in(p.l, cat, -1, &st, &out, &outlen), 0);
+	assert_int_equal(outlen, 0);
+	free(out);
+	free(want);
+	peer_stop(&p);
+}
+
+/* The fake peer reads one frame, keeping its payload (malloc'ed). */
+static uint8_t *
+fake_recv_pl(struct peer *p, struct proto_hdr *h)
+{
+	uint8_t	 hdr[PROTO_HDR_LEN], *pl;
+	size_t	 got = 0;
+	ssize_t	 n;
+
+	while (got < PROTO_HDR_LEN) {
+		n = read(p->fd, hdr + got, PROTO_HDR_LEN - got);
+		assert_true(n > 0);
+		got += (size_t)n;
+	}
+	assert_int_equal(proto_get_hdr(hdr, got, h, PROTO_MAX_PAYLOAD),
+	    PROTO_HDR_LEN);
+	pl = malloc(h->len + 1);
+	for (got = 0; got < h->len; got += (size_t)n) {
+		n = read(p->fd, pl + got, h->len - got);
+		assert_true(n > 0);
+	}
+	return pl;
+}
+
+/*
+ * Bytes of STDIN data the fake peer receives until EOF or quiet_ms of
+ * quiet; *cost gets what they took of the window (headers included).
+ */
+static size_t
+fake_stdin(struct peer *p, uint32_t id, int quiet_ms, int *eof, size_t *cost)
+{
+	struct pollfd	 pfd = { .fd = p->fd, .events = POLLIN };
+	struct proto_hdr h;
+	size_t		 total = 0;
+
+	*eof = 0;
+	*cost = 0;
+	while (!*eof && poll(&pfd, 1, quiet_ms) == 1) {
+		free(fake_recv_pl(p, &h));
+		assert_int_equal(h.op, OP_STDIN);
+		assert_int_equal(h.id, id);
+		assert_true(h.len <= PROTO_CHUNK);
+		total += h.len;
+		*cost += PROTO_HDR_LEN + h.len;
+		*eof = h.len == 0;
+	}
+	return total;
+}
+
+struct bg_exec {
+	struct link	*l;
+	int		 in_fd;
+	int		 rc, st;
+};
+
+/* link_exec "cat" with stdin in a thread. */
+static void *
+bg_exec_main(void *arg)
+{
+	struct bg_exec	*b = arg;
+	char *const	 a[] = { "cat", NULL };
+
+	b->rc = link_exec(b->l, a, 0, b->in_fd, -1, -1, &b->st);
+	return NULL;
+}
+
+static void
+test_stdin_window(void **state)
+{
+	struct proto_hdr h;
+	struct bg_exec	 b;
+	struct peer	 p;
+	struct pbuf	 pb = { 0 };
+	pthread_t	 t;
+	uint8_t		*pl;
+	size_t		 got, cost;
+	int		 eof;
+
+	/* The host sends exactly what the agent grants, no byte more. */
+	free(random_file(tp("in300k"), 300000));
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	b.l = p.l;
+	b.in_fd = open(tp("in300k"), O_RDONLY);
+	pthread_create(&t, NULL, bg_exec_main, &b);
+	pl = fake_recv_pl(&p, &h);
+	assert_int_equal(h.op, OP_EXEC);
+	assert_int_equal(h.flags, PF_STDIN);
+	free(pl);
+	/* Nothing before the first grant. */
+	assert_int_equal(fake_stdin(&p, h.id, 200, &eof, &cost), 0);
+	/* A grant is used up to its last byte, header included. */
+	proto_enc_window(&pb, h.id, 1000);
+	assert_int_equal(write(p.fd, pb.data, pb.len), (ssize_t)pb.len);
+	assert_int_equal(fake_stdin(&p, h.id, 300, &eof, &cost),
+	    1000 - PROTO_HDR_LEN);
+	assert_int_equal(cost, 1000);
+	assert_false(eof);
+	/* Too little for a frame with data: nothing is sent. */
+	pb_reset(&pb);
+	proto_enc_window(&pb, h.id, PROTO_HDR_LEN);
+	assert_int_equal(write(p.fd, pb.data, pb.len), (ssize_t)pb.len);
+	assert_int_equal(fake_stdin(&p, h.id, 300, &eof, &cost), 0);
+	/* Grants add up; then all the rest, and EOF. */
+	pb_reset(&pb);
+	proto_enc_window(&pb, h.id, 70000);
+	proto_enc_window(&pb, h.id, 500000);
+	assert_int_equal(write(p.fd, pb.data, pb.len), (ssize_t)pb.len);
+	got = fake_stdin(&p, h.id, 2000, &eof, &cost);
+	assert_int_equal(got, 300000 - (1000 - PROTO_HDR_LEN));
+	assert_true(cost <= PROTO_HDR_LEN + 570000);
+	assert_true(eof);
+	/* The exit ends the call with the command's status. */
+	pb_reset(&pb);
+	proto_enc_u32(&pb, OP_EXIT, h.id, PF_REPLY | PF_END, 3);
+	assert_int_equal(write(p.fd, pb.data, pb.len), (ssize_t)pb.len);
+	pthread_join(t, NULL);
+	assert_int_equal(b.rc, 0);
+	assert_int_equal(b.st, 3);
+	close(b.in_fd);
+	pb_free(&pb);
+	peer_stop(&p);
+}
+
+/* Read frames from a raw agent socket until one of op arrives. */
+static uint32_t
+raw_until(int fd, unsigned op)
+{
+	struct proto_hdr h;
+	uint8_t		 buf[PROTO_HDR_LEN + 64];
+	size_t		 got;
+	ssize_t		 n;
+	uint32_t	 v = 0;
+
+	do {
+		for (got = 0; got < PROTO_HDR_LEN; got += (size_t)n)
+			assert_true((n = read(fd, buf + got,
+			    PROTO_HDR_LEN - got)) > 0);
+		assert_int_equal(proto_get_hdr(buf, got, &h, PROTO_MAX_PAYLOAD),
+		    PROTO_HDR_LEN);
+		assert_true(h.len <= 64);
+		for (got = 0; got < h.len; got += (size_t)n)
+			assert_true((n = read(fd, buf + PROTO_HDR_LEN + got,
+			    h.len - got)) > 0);
+		if (h.len == 4)
+			v = get_le32(buf + PROTO_HDR_LEN);
+	} while (h.op != op);
+	return v;
+}
+
+/* Start the agent on a raw socket; returns its pid, our end in *fd. */
+static pid_t
+raw_agent(int *fd)
+{
+	int	sv[2];
+	char	num[16];
+	pid_t	pid;
+
+	unlink(tp("agent.log"));
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		dup2(open(tp("agent.log"), O_WRONLY | O_CREAT, 0644), 2);
+		snprintf(num, sizeof(num), "%d", sv[1]);
+		execl(AGENT, "umkit-agent", "--fd", num, (char *)NULL);
+		_exit(99);
+	}
+	close(sv[1]);
+	*fd = sv[0];
+	raw_until(*fd, OP_HELLO);
+	return pid;
+}
+
+/* Send frames in pb on fd and empty pb. */
+static void
+raw_send(int fd, struct pbuf *pb)
+{
+	assert_int_equal(write(fd, pb->data, pb->len), (ssize_t)pb->len);
+	pb_reset(pb);
+}
+
+/* Wait for the agent to exit; 1 if with status 2 and why in its log. */
+static int
+raw_refused(pid_t pid, int fd, const char *why)
+{
+	char	*log;
+	size_t	 len;
+	int	 st, ok;
+
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(fd);
+	log = get_file(tp("agent.log"), &len);
+	ok = WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(log, why) != NULL;
+	if (!ok)
+		fprintf(stderr, "# agent status %d, log: %s\n", st, log);
+	free(log);
+	return ok;
+}
+
+static void
+test_agent_stdin_rules(void **state)
+{
+	static uint8_t	 data[PROTO_STDIN_WINDOW];
+	char *const	 sleeper[] = { "sleep", "5", NULL };
+	struct pbuf	 pb = { 0 };
+	pid_t		 pid;
+	int		 fd;
+
+	/* The whole window at once, header included, granted back... */
+	pid = raw_agent(&fd);
+	proto_enc_exec(&pb, 5, sleeper, 0, PF_STDIN);
+	raw_send(fd, &pb);
+	assert_int_equal(raw_until(fd, OP_WINDOW), PROTO_STDIN_WINDOW);
+	proto_enc_stdin(&pb, 5, data, PROTO_STDIN_WINDOW - PROTO_HDR_LEN);
+	raw_send(fd, &pb);
+	assert_int_equal(raw_until(fd, OP_WINDOW), PROTO_STDIN_WINDOW);
+	/* ...but one byte more is a host that does not keep count. */
+	proto_enc_stdin(&pb, 5, data, PROTO_STDIN_WINDOW - PROTO_HDR_LEN + 1);
+	raw_send(fd, &pb);
+	assert_true(raw_refused(pid, fd, "beyond the window"));
+
+	/* Nothing after EOF. */
+	pid = raw_agent(&fd);
+	proto_enc_exec(&pb, 5, sleeper, 0, PF_STDIN);
+	raw_send(fd, &pb);
+	raw_until(fd, OP_WINDOW);
+	proto_enc_stdin(&pb, 5, NULL, 0);
+	proto_enc_stdin(&pb, 5, "x", 1);
+	raw_send(fd, &pb);
+	assert_true(raw_refused(pid, fd, "after its EOF"));
+
+	/* No STDIN for a command started without stdin. */
+	pid = raw_agent(&fd);
+	proto_enc_exec(&pb, 5, sleeper, 0, 0);
+	proto_enc_stdin(&pb, 5, "x", 1);
+	raw_send(fd, &pb);
+	assert_true(raw_refused(pid, fd, "without stdin"));
+
+	/* STDIN for a finished (or unknown) command is dropped. */
+	pid = raw_agent(&fd);
+	proto_enc_stdin(&pb, 77, "x", 1);
+	proto_enc_path(&pb, OP_STAT, 6, "/");
+	raw_send(fd, &pb);
+	raw_until(fd, OP_STAT);
+	close(fd);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	pb_free(&pb);
 }
 
 /* Is pid dead (gone, or a zombie waiting for init to reap it)? */
@@ -810,7 +1234,7 @@ execer_main(void *arg)
 	struct conc	*c = arg;
 	int		 st = -1, fd = open("/dev/null", O_WRONLY);
 
-	if (link_exec(c->l, a, 30, fd, -1, &st) != 0 || st != 0)
+	if (link_exec(c->l, a, 30, -1, fd, -1, &st) != 0 || st != 0)
 		__atomic_add_fetch(&c->bad, 1, __ATOMIC_SEQ_CST);
 	close(fd);
 	return NULL;
@@ -969,7 +1393,7 @@ test_peer_dies(void **state)
 		kill(p.pid, SIGKILL);
 		_exit(0);
 	}
-	rc = link_exec(p.l, a, 0, -1, -1, &st);
+	rc = link_exec(p.l, a, 0, -1, -1, -1, &st);
 	assert_int_equal(rc, -EIO);
 	assert_true(now_ms() - t0 < SOON(1500));
 	assert_int_equal(waitpid(killer, NULL, 0), killer);
@@ -1110,6 +1534,9 @@ main(void)
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_exec_big_output),
+		cmocka_unit_test(test_exec_stdin),
+		cmocka_unit_test(test_stdin_window),
+		cmocka_unit_test(test_agent_stdin_rules),
 		cmocka_unit_test(test_exec_timeout),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_concurrency),

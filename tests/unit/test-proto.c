@@ -315,7 +315,7 @@ test_exec_request(void **state)
 	uint8_t		 raw[64];
 	size_t		 i, n;
 
-	assert_int_equal(proto_enc_exec(&pb, 8, argv, 5), 0);
+	assert_int_equal(proto_enc_exec(&pb, 8, argv, 5, 0), 0);
 	assert_int_equal(dec_req(&pb, &r), 0);
 	assert_int_equal(r.u.exec.timeout_s, 5);
 	assert_int_equal(r.u.exec.argc, 4);
@@ -338,15 +338,15 @@ test_exec_request(void **state)
 	for (i = 0; i < PROTO_MAX_ARGC; i++)
 		many[i] = "x";
 	many[PROTO_MAX_ARGC] = NULL;
-	assert_int_equal(proto_enc_exec(&pb, 8, many, 0), 0);
+	assert_int_equal(proto_enc_exec(&pb, 8, many, 0, 0), 0);
 	assert_int_equal(dec_req(&pb, &r), 0);
 	assert_int_equal(r.u.exec.argc, PROTO_MAX_ARGC);
 	pb_reset(&pb);
 	many[PROTO_MAX_ARGC] = "x";
 	many[PROTO_MAX_ARGC + 1] = NULL;
-	assert_int_equal(proto_enc_exec(&pb, 8, many, 0), -E2BIG);
-	assert_int_equal(proto_enc_exec(&pb, 8, none, 0), -EINVAL);
-	assert_int_equal(proto_enc_exec(&pb, 8, empty0, 0), -EINVAL);
+	assert_int_equal(proto_enc_exec(&pb, 8, many, 0, 0), -E2BIG);
+	assert_int_equal(proto_enc_exec(&pb, 8, none, 0, 0), -EINVAL);
+	assert_int_equal(proto_enc_exec(&pb, 8, empty0, 0, 0), -EINVAL);
 	assert_int_equal(pb.len, 0);
 	pb_free(&pb);
 
@@ -580,6 +580,91 @@ test_stream_of_frames(void **state)
 }
 
 static void
+test_stdin_frames(void **state)
+{
+	char *const	 argv[] = { "cat", NULL };
+	static uint8_t	 chunk[PROTO_CHUNK + 1];
+	struct proto_req r;
+	struct pbuf	 pb = { 0 };
+	struct proto_hdr h;
+	const uint8_t	*p;
+	uint8_t		 v[4];
+	uint32_t	 got;
+
+	/* EXEC asks for a stdin pipe with a header flag; without, none. */
+	assert_int_equal(proto_enc_exec(&pb, 8, argv, 0, PF_STDIN), 0);
+	one_frame(&pb, &h);
+	assert_int_equal(h.flags, PF_STDIN);
+	assert_int_equal(dec_req(&pb, &r), 0);
+	assert_true(r.u.exec.with_stdin);
+	assert_string_equal(r.u.exec.argv[0], "cat");
+	pb_reset(&pb);
+	/* Other flag bits are not sent. */
+	assert_int_equal(proto_enc_exec(&pb, 8, argv, 0, 0x80), 0);
+	one_frame(&pb, &h);
+	assert_int_equal(h.flags, 0);
+	assert_int_equal(dec_req(&pb, &r), 0);
+	assert_false(r.u.exec.with_stdin);
+	pb_reset(&pb);
+
+	/* STDIN: data for the exec's id, up to one chunk; empty is EOF. */
+	memset(chunk, 'z', sizeof(chunk));
+	assert_int_equal(proto_enc_stdin(&pb, 8, "abc", 3), 0);
+	p = one_frame(&pb, &h);
+	assert_int_equal(h.op, OP_STDIN);
+	assert_int_equal(h.id, 8);
+	assert_int_equal(h.flags, 0);
+	assert_int_equal(dec_req(&pb, &r), 0);
+	assert_int_equal(r.u.in.len, 3);
+	assert_ptr_equal(r.u.in.data, p);
+	assert_memory_equal(r.u.in.data, "abc", 3);
+	/* A request, never a reply. */
+	assert_int_equal(proto_check_reply(&h, p), -EBADMSG);
+	pb_reset(&pb);
+	assert_int_equal(proto_enc_stdin(&pb, 8, NULL, 0), 0);
+	assert_int_equal(dec_req(&pb, &r), 0);
+	assert_int_equal(r.u.in.len, 0);
+	pb_reset(&pb);
+	assert_int_equal(proto_enc_stdin(&pb, 8, chunk, PROTO_CHUNK), 0);
+	assert_int_equal(dec_req(&pb, &r), 0);
+	assert_int_equal(r.u.in.len, PROTO_CHUNK);
+	pb_reset(&pb);
+	assert_int_equal(proto_enc_stdin(&pb, 8, chunk, PROTO_CHUNK + 1),
+	    -E2BIG);
+	assert_int_equal(pb.len, 0);
+	assert_int_equal(raw_req(OP_STDIN, chunk, PROTO_CHUNK + 1, &r), -EINVAL);
+	/* A STDIN frame with REPLY set is garbage to the agent. */
+	proto_enc_frame(&pb, OP_STDIN, 8, PF_REPLY, 0, "x", 1);
+	assert_int_equal(dec_req(&pb, &r), -EBADMSG);
+	pb_reset(&pb);
+
+	/* WINDOW: a grant inside the EXEC's reply, never its end, never 0. */
+	proto_enc_window(&pb, 8, PROTO_STDIN_WINDOW);
+	p = one_frame(&pb, &h);
+	assert_int_equal(h.op, OP_WINDOW);
+	assert_int_equal(h.flags, PF_REPLY);
+	assert_int_equal(proto_check_reply(&h, p), 0);
+	assert_int_equal(proto_dec_u32(p, h.len, &got), 0);
+	assert_int_equal(got, PROTO_STDIN_WINDOW);
+	pb_free(&pb);
+	put_le32(v, 1);
+	assert_int_equal(raw_reply(OP_WINDOW, PF_REPLY, 0, v, 4), 0);
+	assert_int_equal(raw_reply(OP_WINDOW, PF_REPLY | PF_END, 0, v, 4),
+	    -EBADMSG);
+	assert_int_equal(raw_reply(OP_WINDOW, PF_REPLY, 0, v, 3), -EBADMSG);
+	assert_int_equal(raw_reply(OP_WINDOW, PF_REPLY, 0, NULL, 0), -EBADMSG);
+	assert_int_equal(raw_reply(OP_WINDOW, PF_REPLY | PF_END, EIO, NULL, 0),
+	    -EBADMSG);
+	put_le32(v, 0);
+	assert_int_equal(raw_reply(OP_WINDOW, PF_REPLY, 0, v, 4), -EBADMSG);
+	/* A WINDOW sent to the agent is not a request it knows. */
+	assert_int_equal(raw_req(OP_WINDOW, v, 4, &r), -ENOSYS);
+	/* No error frames of STDIN: it has no reply. */
+	assert_int_equal(raw_reply(OP_STDIN, PF_REPLY | PF_END, EIO, NULL, 0),
+	    -EBADMSG);
+}
+
+static void
 test_op_names(void **state)
 {
 	char	tmp[16];
@@ -587,6 +672,9 @@ test_op_names(void **state)
 	assert_string_equal(proto_op_name(OP_EXEC, tmp, sizeof(tmp)), "EXEC");
 	assert_string_equal(proto_op_name(OP_CANCEL, tmp, sizeof(tmp)),
 	    "CANCEL");
+	assert_string_equal(proto_op_name(OP_STDIN, tmp, sizeof(tmp)), "STDIN");
+	assert_string_equal(proto_op_name(OP_WINDOW, tmp, sizeof(tmp)),
+	    "WINDOW");
 	assert_string_equal(proto_op_name(77, tmp, sizeof(tmp)), "op77");
 	assert_string_equal(proto_op_name(0, tmp, sizeof(tmp)), "op0");
 }
@@ -607,6 +695,7 @@ main(void)
 		cmocka_unit_test(test_check_reply),
 		cmocka_unit_test(test_request_misc),
 		cmocka_unit_test(test_stream_of_frames),
+		cmocka_unit_test(test_stdin_frames),
 		cmocka_unit_test(test_op_names),
 	};
 

@@ -1,0 +1,198 @@
+/*
+ * lab-ex.c - lab exercises in the linux-kernel-labs manner: a skeleton made
+ * from the solution, completed by the student, built and graded by the
+ * lab's own checks.
+ *
+ *   exercise program FILE                 a guest program (FILE.c next to
+ *                                         the lab), built static on the
+ *                                         host and added to the guest as
+ *                                         /usr/local/bin/NAME
+ *   exercise kernel VARIANT PATH FUNCTION the body of FUNCTION in the
+ *                                         variant's PATH (mm/vmscan.c);
+ *                                         the graded kernel is the
+ *                                         variant plus the student's file
+ *
+ * Program skeletons: every region from a line holding "TODO-BEGIN" to one
+ * holding "TODO-END" is cut, and the BEGIN line becomes a "TODO:" line.
+ * Kernel skeletons: the function's body becomes a TODO comment.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lab-ex.h"
+#include "util.h"
+
+/* Append n bytes to a growing string. */
+static void
+put(char **o, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		*cap = (*len + n + 1) * 2;
+		*o = xrealloc(*o, *cap);
+	}
+	memcpy(*o + *len, s, n);
+	*len += n;
+	(*o)[*len] = '\0';
+}
+
+/* The skeleton of a program solution; NULL with err (no or bad markers). */
+char *
+ex_skeleton(const char *text, char *err, size_t errlen)
+{
+	const char	*p = text, *nl, *b;
+	char		*o = NULL;
+	size_t		 len = 0, cap = 0;
+	int		 in = 0, n = 0, line = 0, begin = 0;
+
+	put(&o, &len, &cap, "", 0);
+	for (; *p != '\0'; p = nl) {
+		nl = strchr(p, '\n');
+		nl = nl ? nl + 1 : p + strlen(p);
+		line++;
+		if ((b = memmem(p, (size_t)(nl - p), "TODO-BEGIN", 10)) != NULL) {
+			if (in) {
+				snprintf(err, errlen, "line %d: TODO-BEGIN inside the "
+				    "region that starts at line %d", line, begin);
+				free(o);
+				return NULL;
+			}
+			in = 1;
+			begin = line;
+			n++;
+			/* "... TODO-BEGIN: text ..." -> "... TODO: text ..." */
+			put(&o, &len, &cap, p, (size_t)(b - p));
+			put(&o, &len, &cap, "TODO", 4);
+			put(&o, &len, &cap, b + 10, (size_t)(nl - b - 10));
+			continue;
+		}
+		if (memmem(p, (size_t)(nl - p), "TODO-END", 8) != NULL) {
+			if (!in) {
+				snprintf(err, errlen, "line %d: TODO-END without "
+				    "TODO-BEGIN", line);
+				free(o);
+				return NULL;
+			}
+			in = 0;
+			continue;
+		}
+		if (!in)
+			put(&o, &len, &cap, p, (size_t)(nl - p));
+	}
+	if (in) {
+		snprintf(err, errlen, "line %d: TODO-BEGIN without TODO-END", begin);
+		free(o);
+		return NULL;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "no TODO-BEGIN ... TODO-END region");
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+/*
+ * text with the body of the C function fn replaced by a TODO comment: the
+ * definition is a line starting in column 0 that holds "fn(", not ending
+ * in ';', followed (perhaps after continuation lines) by a "{" line; the
+ * body ends at the next "}" in column 0.
+ */
+char *
+ex_strip_function(const char *text, const char *fn, const char *todo,
+    char *err, size_t errlen)
+{
+	const char	*p, *q, *open = NULL, *close, *nl;
+	char		*pat = xasprintf("%s(", fn), *o = NULL;
+	size_t		 len = 0, cap = 0;
+	int		 i;
+
+	for (p = text; *p != '\0' && open == NULL; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			break;
+		if (isspace((unsigned char)*p) || *p == '#' || *p == '/' || *p == '*' ||
+		    nl[-1] == ';' || memmem(p, (size_t)(nl - p), pat, strlen(pat)) == NULL)
+			continue;
+		/* the body's "{" line: within the next few (continued) lines */
+		for (q = nl + 1, i = 0; i < 6 && *q != '\0'; i++) {
+			if (strncmp(q, "{\n", 2) == 0) {
+				open = q;
+				break;
+			}
+			if ((q = strchr(q, '\n')) == NULL)
+				break;
+			if (q[-1] == ';')
+				break;
+			q++;
+		}
+	}
+	free(pat);
+	if (open == NULL) {
+		snprintf(err, errlen, "no definition of %s() in the file", fn);
+		return NULL;
+	}
+	if ((close = strstr(open, "\n}\n")) == NULL) {
+		snprintf(err, errlen, "%s(): no closing brace in column 0", fn);
+		return NULL;
+	}
+	put(&o, &len, &cap, text, (size_t)(open - text) + 2);
+	put(&o, &len, &cap, "\t/*\n\t * TODO: ", strlen("\t/*\n\t * TODO: "));
+	put(&o, &len, &cap, todo, strlen(todo));
+	put(&o, &len, &cap, "\n\t */\n}", strlen("\n\t */\n}"));
+	put(&o, &len, &cap, close + 2, strlen(close + 2));
+	return o;
+}
+
+/* Write text to path (made whole or not at all). */
+int
+ex_write(const char *path, const char *text)
+{
+	char	*tmp = xasprintf("%s.tmp", path);
+	FILE	*f = fopen(tmp, "w");
+	int	 e;
+
+	if (f == NULL || fputs(text, f) == EOF || fclose(f) != 0) {
+		e = errno;
+		unlink(tmp);
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		e = errno;
+		unlink(tmp);
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* Run argv, its output to stderr (indented by the caller's terminal). */
+int
+ex_run(char *const argv[])
+{
+	pid_t	pid = fork();
+	int	st;
+
+	if (pid < 0)
+		fatal("fork");
+	if (pid == 0) {
+		dup2(2, 1);
+		execvp(argv[0], argv);
+		dprintf(2, "umkit: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
