@@ -4,6 +4,7 @@
 #                        every user of the machine (layout: util.h,
 #                        struct kit_layout; umkit.1 FILES)
 #   make uninstall       remove what install put there
+#   make ... KERNELS=asis  the kernels in build/k/ as they are (no kbuild)
 #   make deb             build/deb/umkit_VERSION_ARCH.deb, from a staged
 #                        DESTDIR (PREFIX=/usr), with Debian's dpkg-deb;
 #                        its metadata is in uml/deb/
@@ -39,10 +40,18 @@ I_SCRIPTS	:= uml/kbuild.sh uml/fetch-source.sh uml/mkdisk.sh uml/shared-cache.sh
 I_DATA		:= uml/kernel.pin uml/umkit.config uml/allow.conf uml/record.files
 
 .PHONY: install uninstall kernels deb
-# Every variant to install, built (each a no-op when up to date).
+# Every variant to install, built (each a no-op when up to date, but one
+# that waits for the user's build lock).  KERNELS=asis takes them as they
+# are in build/k/ (the tests: make test has built them).
+KERNELS		?= build
 kernels:
+ifeq ($(KERNELS),asis)
+	@for v in $(INSTALL_VARIANTS); do test -x $(B)/k/$$v/linux || \
+		{ echo "umkit: no kernel $(B)/k/$$v/linux (KERNELS=asis)" >&2; exit 1; }; done
+else
 	@for v in $(INSTALL_VARIANTS); do \
 		echo "  KERNEL  $$v"; uml/kbuild.sh $$v >/dev/null || exit 1; done
+endif
 
 $(B)/man/umkit.1: $(B)/bin/umkit uml/mkman.sh
 	@mkdir -p $(@D)
@@ -63,18 +72,19 @@ I_BUILT		= $(B)/bin/umkit $(B)/bin/umkit-tui $(B)/bin/umkit-value $(ROOTFS) \
 		  $(B)/man/umkit.1 $(EX_BINS)
 
 # Files get their modes from install(1); no file is writable but by its
-# owner, and nothing here is written at run time.
+# owner, and nothing here is written at run time.  Programs are stripped
+# (install -s); the kernels' symbols are kept in k/VARIANT/linux.debug.
 install: $$(I_BUILT) kernels
 	@test -n "$(PREFIX)" && case "$(PREFIX)" in /*) ;; *) false ;; esac || \
 		{ echo "umkit: PREFIX=$(PREFIX): want an absolute path" >&2; exit 1; }
 	install -d -m 755 $(I_BIN) $(I_LIB) $(I_LIB)/rootfs/bin $(I_LIB)/k \
 		$(I_SHARE)/labs $(I_SHARE)/patches $(I_DOC)/docs $(I_MAN)
-	install -m 755 $(B)/bin/umkit $(I_BIN)/umkit
-	install -m 755 $(B)/bin/umkit-tui $(B)/bin/umkit-value $(I_LIB)/
+	install -s -m 755 $(B)/bin/umkit $(I_BIN)/umkit
+	install -s -m 755 $(B)/bin/umkit-tui $(B)/bin/umkit-value $(I_LIB)/
 	install -m 755 $(I_SCRIPTS) $(I_LIB)/
 	install -m 644 $(I_DATA) $(I_LIB)/
 	install -m 644 $(ROOTFS) $(I_LIB)/rootfs/
-	install -m 755 $(GUEST_BINS) $(I_LIB)/rootfs/bin/
+	install -s -m 755 $(GUEST_BINS) $(I_LIB)/rootfs/bin/
 	@set -e; for v in $(INSTALL_VARIANTS); do \
 		k=$(B)/k/$$v; d=$(I_LIB)/k/$$v; \
 		echo "  INSTALL k/$$v"; \
@@ -88,7 +98,7 @@ install: $$(I_BUILT) kernels
 	done
 	install -m 644 labs/*.lab labs/*.md labs/kernel-keys $(EX_SRCS) $(I_SHARE)/labs/
 	install -d -m 755 $(I_LIB)/exercise
-	install -m 755 $(EX_BINS) $(I_LIB)/exercise/
+	install -s -m 755 $(EX_BINS) $(I_LIB)/exercise/
 	@set -e; for v in $(INSTALL_VARIANTS); do \
 		install -d -m 755 $(I_SHARE)/patches/$$v; \
 		for f in patches/$$v/*; do install -m 644 $$f $(I_SHARE)/patches/$$v/; done; \
@@ -114,7 +124,7 @@ DEB		:= $(DEB_DIR)/umkit_$(UMKIT_VERSION)_$(DEB_ARCH).deb
 
 deb: $$(I_BUILT) kernels
 	@rm -rf $(DEB_DIR)/debian $(DEB_DIR)/*.deb
-	@$(MAKE) -s install DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/umkit PREFIX=/usr
+	@$(MAKE) -s install DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/umkit PREFIX=/usr KERNELS=asis
 	sh uml/deb/mkdeb.sh $(DEB_DIR) '$(UMKIT_VERSION)' $(DEB)
 	@echo "  DEB     $(DEB) ($$(du -k $(DEB) | cut -f1) KiB)"
 
