@@ -57,7 +57,8 @@ for f in bin/umkit lib/umkit/umkit-tui lib/umkit/installed lib/umkit/rootfs/init
     share/doc/umkit/README; do
 	[ -f "$D$P/$f" ] || missing="$missing $f"
 done
-for v in $(ls "$TOP/patches"); do
+for v in "$TOP"/patches/*/; do
+	v=$(basename "$v")
 	for f in linux linux.debug System.map config; do
 		[ -f "$D$P/lib/umkit/k/$v/$f" ] || missing="$missing k/$v/$f"
 	done
@@ -134,14 +135,15 @@ is "each lab ran, no check failed" \
 	"$(grep -c '^ *# umkit lab ' "$T/r.labs") $(grep -c '^ *not ok' "$T/r.labs")" "$labs 0"
 is "$U1 and $U2 run lab 01 at once: both pass" \
 	"$(cat "$T/r.same1.rc") $(cat "$T/r.same2.rc")" "0 0"
-r1=$(ls "$T/home1/.local/state/umkit/results" 2>/dev/null | grep -c '^01-tour-')
-r2=$(ls "$T/home2/.local/state/umkit/results" 2>/dev/null | grep -c '^01-tour-')
+count() { set -- "$1"/01-tour-*; [ -e "$1" ] && echo $# || echo 0; }
+r1=$(count "$T/home1/.local/state/umkit/results")
+r2=$(count "$T/home2/.local/state/umkit/results")
 is "each has only their own results (2 runs of lab 01 and 1)" "$r1 $r2" "2 1"
 is "$U2 cannot read $U1's state" "$(runuser -u $U2 -- ls "$T/home1/.local/state/umkit" 2>/dev/null)" ""
 is "no mount is left" "$(cat "$T/r.left")" ""
 is "no UML process is left" "$(uml_of $U1)$(uml_of $U2)" ""
 is "nothing under the prefix was written (before/after listing)" "$(listing)" "$before"
-is "nothing in the current directories" "$(ls -A "$T/cwd1" "$T/cwd2" | grep -v '^$' | grep -v ':$')" ""
+is "nothing in the current directories" "$(find "$T/cwd1" "$T/cwd2" -mindepth 1)" ""
 no_leftovers "nothing in the checkout"
 
 # ---- the Debian package ---------------------------------------------------

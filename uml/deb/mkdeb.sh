@@ -58,7 +58,7 @@ rm -f "$work/debian/substvars"
 elf=$(find "$root" -type f -perm -u+x ! -path '*/rootfs/*' ! -path '*/exercise/*' -exec sh -c \
 	'for f; do [ "$(head -c 4 "$f")" = "$(printf "\177ELF")" ] && echo "$f"; done' sh {} +)
 [ -n "$elf" ] || die "no programs in $root"
-# shellcheck disable=SC2086  # one path per word: no spaces in the staged tree
+# shellcheck disable=SC2046  # one path per word: no spaces in the staged tree
 (cd "$work" && dpkg-shlibdeps -Tdebian/substvars $(echo "$elf" | sed "s|^$work/||"))
 . "$root/usr/lib/umkit/kernel.pin"
 bu=$(dpkg-query -W -f='${source:Package} (= ${source:Version})' busybox-static)
