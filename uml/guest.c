@@ -157,18 +157,18 @@ guest_kernel(struct guest_opts *o)
 			fatal("-k %s", o->kernel);
 		return o->kpath = xstrdup(o->kernel);
 	}
-	if ((vdir = variant_dir(o->variant)) == NULL)
-		fatalx("no variant '%s' (no %s/%s/series; see 'umkit variants')",
-		    o->variant, kit()->patches, o->variant);
 	rel = xasprintf("build/k/%s/linux", o->variant);
 	k = top_path(rel);
 	free(rel);
-	/* With KSRC the kernel may be stale against that tree: let kbuild say. */
-	if (access(k, X_OK) == 0 && getenv("KSRC") == NULL) {
-		free(vdir);
+	/* A built kernel is used as it is, even without its patches (a copy
+	 * of the kit with only the kernel).  With KSRC the kernel may be
+	 * stale against that tree: let kbuild say. */
+	if (access(k, X_OK) == 0 && getenv("KSRC") == NULL)
 		return o->kpath = k;
-	}
 	free(k);
+	if ((vdir = variant_dir(o->variant)) == NULL)
+		fatalx("no variant '%s' (no %s/%s/series; see 'umkit variants')",
+		    o->variant, kit()->patches, o->variant);
 	if (getenv("KSRC") == NULL)
 		warnmsg("kernel for variant %s not built yet; building it now",
 		    o->variant);
