@@ -2,10 +2,15 @@
 # Build the ARCH=um kernel of one variant.
 #
 #   kbuild.sh VARIANT      prints the path of the built kernel binary
+#   kbuild.sh --tree VARIANT  step 1 only: prints the path of the patched
+#                          tree (a lab's kernel exercise starts from it;
+#                          an installed kit ships kernels, not trees)
 #
 # Steps, each skipped when its inputs did not change:
 #   1. tree    build/k/VARIANT/src: a hard-link farm of the pristine source
-#              with the variant's series applied (all or nothing);
+#              (a symlink farm when it is another user's, e.g. the shared
+#              source of an installed kit) with the variant's series
+#              applied (all or nothing);
 #   2. config  tinyconfig + uml/umkit.config + patches/VARIANT/config,
 #              merged with the kernel's merge_config.sh, then verified;
 #   3. build   O=build/k/VARIANT/obj with ccache; the kernel is copied to
@@ -13,17 +18,31 @@
 #              kept as it was when make changed nothing.
 #
 # Environment: KSRC (own kernel tree, never written to), UMKIT_BUILD (build
-# directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir).
+# directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir),
+# UMKIT_SHARED_CACHE (a shared read-only source and ccache, default
+# /var/cache/umkit, used where present).
 # Exit status: 0 ok, 1 usage or environment, 2 patch, 3 config, 4 build.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-build=${UMKIT_BUILD:-$top/build}
-patches=${UMKIT_PATCHES:-$top/patches}
 # HOME may be unset (cron, CI): take the user's home from passwd.
 : "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
+if [ -f "$here/installed" ]; then
+	# An installed kit, here = PREFIX/lib/umkit (read-only): the kit's
+	# variants in PREFIX/share/umkit, the build in the user's cache.
+	build=${UMKIT_BUILD:-$cache/build}
+	patches=${UMKIT_PATCHES:-$(dirname "$top")/share/umkit/patches}
+else
+	build=${UMKIT_BUILD:-$top/build}
+	patches=${UMKIT_PATCHES:-$top/patches}
+fi
+tree_only=
+if [ "${1:-}" = --tree ]; then
+	tree_only=1
+	shift
+fi
 variant=${1:-base}
 
 die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
@@ -89,7 +108,12 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	new="$vdir/src.new"
 	rm -rf "$new"
 	trap 'rm -rf "$new"' EXIT INT TERM
-	cp -al "$pristine" "$new" 2>/dev/null || { rm -rf "$new"; cp -a "$pristine" "$new"; }
+	# Hard links, else symbolic ones: a shared source owned by another
+	# user cannot be hard-linked (fs.protected_hardlinks), and a copy of
+	# it would be 1.3 GB per user.  A copy is the last resort.
+	cp -al "$pristine" "$new" 2>/dev/null ||
+		{ rm -rf "$new"; cp -as "$pristine" "$new" 2>/dev/null; } ||
+		{ rm -rf "$new"; cp -a "$pristine" "$new"; }
 	rm -f "$new/.umkit-stamp" "$new/.umkit-patched"
 	: > "$new/.umkit-patched"
 	for p in $(series_patches); do
@@ -117,6 +141,11 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	mv "$new" "$tree"
 	rm -rf "$tree.old"
 	trap - EXIT INT TERM
+fi
+
+if [ -n "$tree_only" ]; then
+	echo "$tree"
+	exit 0
 fi
 
 # --- 2. config -------------------------------------------------------------
@@ -164,6 +193,12 @@ export CCACHE_NOHASHDIR=1
 export CCACHE_DEPEND=1
 export CCACHE_COMPILERCHECK=content
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+# A classroom's shared ccache (uml/shared-cache.sh fills it once), read
+# only: each user's own ccache stays theirs, and starts full of hits.
+shared_cc=${UMKIT_SHARED_CACHE:-/var/cache/umkit}/ccache
+if [ -d "$shared_cc" ] && [ "$(cd "$shared_cc" && pwd -P)" != "$(mkdir -p "$CCACHE_DIR" && cd "$CCACHE_DIR" && pwd -P)" ]; then
+	export CCACHE_SECONDARY_STORAGE="file:$shared_cc|read-only"
+fi
 export KBUILD_BUILD_TIMESTAMP="umkit" KBUILD_BUILD_USER=umkit KBUILD_BUILD_HOST=umkit
 cc="gcc"
 command -v ccache >/dev/null 2>&1 && cc="ccache gcc"

@@ -402,7 +402,7 @@ ask_opt(struct lp *p, const char *name, const char *val, void *arg)
 	}
 }
 
-/* Whether name is a variant: patches/NAME/series exists. */
+/* Whether name is a variant: patches/NAME/series exists (or the user's). */
 static bool
 variant_exists(const struct lab_env *env, const char *name)
 {
@@ -416,6 +416,11 @@ variant_exists(const struct lab_env *env, const char *name)
 	s = xasprintf("%s/%s/series", env->patches_dir, name);
 	ok = access(s, R_OK) == 0;
 	free(s);
+	if (!ok && env->own_patches_dir != NULL) {
+		s = xasprintf("%s/%s/series", env->own_patches_dir, name);
+		ok = access(s, R_OK) == 0;
+		free(s);
+	}
 	return ok;
 }
 

@@ -296,8 +296,12 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	    o.cpus == 1 ? "" : "s", o.mem_mb);
 	rc = supervisor_start(s->gname, &o, 1);
 	if (rc != 0) {
+		char	*rel = xasprintf("log/%s.log", s->gname), *log = run_shown(rel);
+
 		snprintf(s->fatal, sizeof s->fatal, "the %s guest did not boot "
-		    "(console: run/log/%s.log)", variant, s->gname);
+		    "(console: %s)", variant, log);
+		free(log);
+		free(rel);
 		return -1;
 	}
 	s->up = true;
@@ -463,7 +467,11 @@ log_panic(struct lab_sess *s)
 	char	*log = run_log(s->gname), *t, *p, *nl;
 
 	if ((t = guest_log_panic(log, 24)) != NULL) {
-		s->log_line(s, "the guest's console (run/log/lab-%s.log):", s->lab->name);
+		char	*rel = xasprintf("log/lab-%s.log", s->lab->name), *shown = run_shown(rel);
+
+		s->log_line(s, "the guest's console (%s):", shown);
+		free(shown);
+		free(rel);
 		for (p = t; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
 			nl = strchr(p, '\n');
 			s->log_line(s, "  %.*s", nl ? (int)(nl - p) : (int)strlen(p), p);

@@ -185,6 +185,7 @@ struct lab {
  */
 struct lab_env {
 	const char	*patches_dir;
+	const char	*own_patches_dir;	/* the user's own variants, or NULL */
 	/*
 	 * The keys of the kit's kernels, "vmstat KEY" and "meminfo KEY",
 	 * sorted (labs/kernel-keys); NULL: vmstat.KEY and meminfo.KEY are

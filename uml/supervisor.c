@@ -300,7 +300,7 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 	s.rundir = run_dir(name);
 	o->name = name;
 	o->logpath = run_log(name);
-	hostlog = xasprintf("%s/run/log/%s.host.log", top_dir(), name);
+	hostlog = xasprintf("%s/%s.host.log", run_log_dir(), name);
 	if ((log = fopen(hostlog, "w")) == NULL)
 		fatal("%s", hostlog);
 	setvbuf(log, NULL, _IOLBF, 0);
@@ -432,10 +432,15 @@ supervisor_start(const char *name, struct guest_opts *o, int quiet)
 	if (len >= 3 && memcmp(buf + len - 3, "ok\n", 3) == 0) {
 		buf[len - 3] = '\0';
 		fputs(buf, stderr);
-		if (!quiet)
+		if (!quiet) {
+			char	*rel = xasprintf("%s/mnt", name), *mnt = run_shown(rel);
+
 			printf("guest %s started (%s, %d CPUs, %ld MiB); mirror "
-			    "at run/%s/mnt\n", name, o->kernel ? o->kernel :
-			    o->variant, o->cpus, o->mem_mb, name);
+			    "at %s\n", name, o->kernel ? o->kernel :
+			    o->variant, o->cpus, o->mem_mb, mnt);
+			free(mnt);
+			free(rel);
+		}
 		return 0;
 	}
 	fputs(buf, stderr);

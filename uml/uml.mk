@@ -48,4 +48,14 @@ kernel:
 	@echo "  KERNEL  $(VARIANT)"
 	@uml/kbuild.sh $(VARIANT) >/dev/null
 
+# The layout's unit test (util.c: checkout or install, where each file
+# goes), plain and with ASan/UBSan.
+$(B)/tests/test-layout: tests/unit/test-layout.c uml/util.c uml/util-core.c uml/util.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
+$(B)/tests/test-layout-asan: tests/unit/test-layout.c uml/util.c uml/util-core.c uml/util.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
+UNIT_TESTS	+= $(B)/tests/test-layout $(B)/tests/test-layout-asan
+
 -include $(LAUNCHER_OBJS:.o=.d)
