@@ -31,6 +31,7 @@ util-linux           setarch, flock
 procps               pgrep and kill for the tests
 e2fsprogs            mke2fs: the guest scratch disk template (uml/mkdisk.sh)
 ca-certificates      fetching the kernel package over https
+dpkg-dev             make deb (dpkg-shlibdeps, dpkg-gencontrol); its test in make test
 "
 if [ "${1:-}" = fuzz ]; then
 	PKGS="$PKGS
