@@ -14,7 +14,7 @@ static int
 variants_main(int argc, char **argv)
 {
 	struct dirent	**nl;
-	char		 *dir, *p, *desc, *k;
+	char		 *dir, *p, *desc, *k, dbg[300];
 	int		  n, i, w = 14;
 
 	dir = getenv("UMKIT_PATCHES") ? xstrdup(getenv("UMKIT_PATCHES")) :
@@ -38,6 +38,16 @@ variants_main(int argc, char **argv)
 			    access(k, X_OK) == 0 ? "built" : "-",
 			    desc ? desc : "(no description)");
 			free(k);
+			/* Its debug-info twin, when built (docs/debugging.md). */
+			k = xasprintf("%s/build/k/%s+debug/linux", top_dir(),
+			    nl[i]->d_name);
+			if (access(k, X_OK) == 0) {
+				snprintf(dbg, sizeof dbg, "%s+debug", nl[i]->d_name);
+				printf("%-*s %-6s %s with debug info (umkit gdb, "
+				    "decoded oopses)\n", w, dbg, "built",
+				    nl[i]->d_name);
+			}
+			free(k);
 			free(desc);
 		}
 		free(p);
@@ -54,7 +64,8 @@ const struct cmd cmd_variants = {
 	.help =
 "List the kernel variants: each directory patches/VARIANT with a series\n"
 "file (quilt format) and a one-line description; 'built' when its kernel\n"
-"exists.  Build one with 'make VARIANT=NAME'.\n"
+"exists.  Build one with 'make VARIANT=NAME'.  Any VARIANT+debug is the\n"
+"same kernel with debug info (uml/debug.config; shown once built).\n"
 "\n"
 "Example:\n"
 "  umkit variants",

@@ -90,6 +90,17 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	}
 }
 
+/* Length of a variant's patches/ name: VARIANT+debug is VARIANT's. */
+size_t
+guest_variant_len(const char *variant)
+{
+	size_t	n = strlen(variant);
+
+	if (n > 6 && strcmp(variant + n - 6, "+debug") == 0)
+		return n - 6;
+	return n;
+}
+
 /* The kernel for the options, built on first use (always checked with KSRC). */
 const char *
 guest_kernel(struct guest_opts *o)
@@ -108,7 +119,9 @@ guest_kernel(struct guest_opts *o)
 	/* With KSRC the kernel may be stale against that tree: let kbuild say. */
 	if (access(k, X_OK) == 0 && getenv("KSRC") == NULL)
 		return o->kpath = k;
-	series = xasprintf("%s/patches/%s/series", top_dir(), o->variant);
+	/* VARIANT+debug: VARIANT's patches with uml/debug.config (kbuild.sh). */
+	series = xasprintf("%s/patches/%.*s/series", top_dir(),
+	    (int)guest_variant_len(o->variant), o->variant);
 	if (access(series, R_OK) < 0)
 		fatalx("no variant '%s' (no %s; see 'umkit variants')", o->variant, series);
 	free(series);

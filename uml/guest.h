@@ -71,6 +71,13 @@ void	 guest_opts_init(struct guest_opts *);
 void	 guest_opt(struct guest_opts *, int opt, const char *arg);
 
 /*
+ * The length of variant's name in patches/: VARIANT+debug (VARIANT with
+ * debug info, uml/debug.config, built in build/k/VARIANT+debug) has
+ * VARIANT's patches.
+ */
+size_t	 guest_variant_len(const char *variant);
+
+/*
  * Path of the variant's kernel, building it first (uml/kbuild.sh) when it
  * does not exist, and remember it in o->kpath.  Exits on failure, so call
  * it before creating anything that would need cleaning up.

@@ -2,12 +2,15 @@
 # Build the ARCH=um kernel of one variant.
 #
 #   kbuild.sh VARIANT      prints the path of the built kernel binary
+#   kbuild.sh VARIANT+debug    the same variant with uml/debug.config added
+#                          (DWARF and the kernel's gdb scripts), built
+#                          in its own build/k/VARIANT+debug/
 #
 # Steps, each skipped when its inputs did not change:
 #   1. tree    build/k/VARIANT/src: a hard-link farm of the pristine source
 #              with the variant's series applied (all or nothing);
-#   2. config  tinyconfig + uml/umkit.config + patches/VARIANT/config,
-#              merged with the kernel's merge_config.sh, then verified;
+#   2. config  tinyconfig + uml/umkit.config + patches/VARIANT/config
+#              (+ uml/debug.config for VARIANT+debug), merged with the kernel's merge_config.sh, then verified;
 #   3. build   O=build/k/VARIANT/obj with ccache; the kernel is copied to
 #              build/k/VARIANT/linux only after a successful build, and
 #              kept as it was when make changed nothing.
@@ -25,11 +28,15 @@ patches=${UMKIT_PATCHES:-$top/patches}
 : "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
 variant=${1:-base}
+# VARIANT+debug: VARIANT's patches, its own build directory, debug info.
+pvariant=${variant%+debug}
+debugcfg=
+[ "$pvariant" = "$variant" ] || debugcfg=$here/debug.config
 
 die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
 
-[ -f "$patches/$variant/series" ] ||
-	die 1 "no variant '$variant' (no $patches/$variant/series; see 'umkit variants')"
+[ -n "$pvariant" ] && [ -f "$patches/$pvariant/series" ] ||
+	die 1 "no variant '$pvariant' (no $patches/$pvariant/series; see 'umkit variants')"
 
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/arch/um" ] ||
@@ -51,7 +58,7 @@ exec 9>"$vdir/.lock"
 flock 9
 
 series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$patches/$variant/series" |
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$patches/$pvariant/series" |
 		awk 'NF {print $1}'
 }
 
@@ -74,14 +81,14 @@ private_copy() {
 # Every patch the series names must exist: checked here, in this shell (a
 # die inside the $( ... | sha256sum) below would only end its subshell).
 for p in $(series_patches); do
-	[ -f "$patches/$variant/$p" ] ||
-		die 2 "variant $variant: series names $p, which is not in $patches/$variant/"
+	[ -f "$patches/$pvariant/$p" ] ||
+		die 2 "variant $variant: series names $p, which is not in $patches/$pvariant/"
 done
 stamp=$( {
 	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
-	cat "$patches/$variant/series"
+	cat "$patches/$pvariant/series"
 	for p in $(series_patches); do
-		sha256sum < "$patches/$variant/$p"
+		sha256sum < "$patches/$pvariant/$p"
 	done
 } | sha256sum | cut -c1-16)
 
@@ -93,7 +100,7 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	rm -f "$new/.umkit-stamp" "$new/.umkit-patched"
 	: > "$new/.umkit-patched"
 	for p in $(series_patches); do
-		pf="$patches/$variant/$p"
+		pf="$patches/$pvariant/$p"
 		for f in $(patch_files "$pf"); do
 			private_copy "$new/$f"
 			echo "$f" >> "$new/.umkit-patched"
@@ -122,7 +129,8 @@ fi
 # --- 2. config -------------------------------------------------------------
 # The fragments, as the positional parameters (each quoted where used).
 set -- "$here/umkit.config"
-[ ! -f "$patches/$variant/config" ] || set -- "$@" "$patches/$variant/config"
+[ ! -f "$patches/$pvariant/config" ] || set -- "$@" "$patches/$pvariant/config"
+[ -z "$debugcfg" ] || set -- "$@" "$debugcfg"
 cstamp=$(cat "$tree/.umkit-stamp" "$@" | sha256sum | cut -c1-16)
 cfg="$vdir/cfg"
 mk() { make -s -C "$tree" ARCH=um "$@"; }
@@ -186,7 +194,10 @@ rm -f "$vdir/linux.new" "$vdir/linux.prev"
 trap 'rm -f "$vdir/linux.new" "$vdir/linux.prev"' EXIT INT TERM
 before=$(ident "$obj/linux")
 [ ! -f "$vdir/linux" ] || mv -f "$vdir/linux" "$vdir/linux.prev"
-if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" linux > "$vdir/build.log" 2>&1; then
+# A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
+targets=linux
+[ -z "$debugcfg" ] || targets="linux scripts_gdb"
+if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1; then
 	tail -n 25 "$vdir/build.log" >&2
 	die 4 "variant $variant: kernel build failed (full log: $vdir/build.log)"
 fi

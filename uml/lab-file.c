@@ -391,19 +391,24 @@ ask_opt(struct lp *p, const char *name, const char *val, void *arg)
 	}
 }
 
-/* Whether name is a variant: patches/NAME/series exists. */
+/* Whether name is a variant: patches/NAME/series exists (NAME+debug too). */
 static bool
 variant_exists(const struct lab_env *env, const char *name)
 {
 	char	*s;
 	bool	 ok;
+	size_t	 n;
 
 	if (env == NULL || env->patches_dir == NULL)
 		return true;
 	if (strchr(name, '/') != NULL || name[0] == '.')
 		return false;
-	s = xasprintf("%s/%s/series", env->patches_dir, name);
-	ok = access(s, R_OK) == 0;
+	/* NAME+debug: NAME's kernel with debug info (uml/kbuild.sh). */
+	n = strlen(name);
+	if (n > 6 && strcmp(name + n - 6, "+debug") == 0)
+		n -= 6;
+	s = xasprintf("%s/%.*s/series", env->patches_dir, (int)n, name);
+	ok = n > 0 && access(s, R_OK) == 0;
 	free(s);
 	return ok;
 }
