@@ -61,7 +61,7 @@ gdb_main(int argc, char **argv)
 
 	dir = run_dir(name);
 	setup = xasprintf("%s/gdb-setup.gdb", dir);
-	if (gdb_write_setup(setup, &k) < 0)
+	if (gdb_write_setup(setup, &k, 0) < 0)
 		fatal("%s", setup);
 	if (batch == NULL)
 		fprintf(stderr, "umkit: gdb on guest %s (UML pid %ld, %s): the "
@@ -71,7 +71,7 @@ gdb_main(int argc, char **argv)
 		    k.binary);
 	if (!k.debuginfo)
 		warnmsg("%s", gdb_nodebug_hint());
-	rc = gdb_run(upid, &k, setup, batch, argv + optind);
+	rc = gdb_run(upid, &k, setup, batch, argv + optind, 0);
 	if (rc < 0)
 		rc = EXIT_KIT;
 	unlink(setup);

@@ -123,7 +123,7 @@ gdb_nodebug_hint(void)
 
 /* Write the set-up commands. */
 int
-gdb_write_setup(const char *path, const struct gdb_kernel *k)
+gdb_write_setup(const char *path, const struct gdb_kernel *k, int from_exec)
 {
 	const char *const	*s;
 	FILE			*f;
@@ -141,6 +141,15 @@ gdb_write_setup(const char *path, const struct gdb_kernel *k)
 	for (s = uml_signals; *s != NULL; s++)
 		fprintf(f, "handle %s nostop noprint pass\n", *s);
 	fprintf(f, "handle SIG%d nostop noprint pass\n", SIGRTMIN);
+	if (from_exec)
+		fprintf(f,
+"# exec --gdb: the process stopped itself before exec'ing the kernel;\n"
+"# run it to the kernel binary's first instruction.\n"
+"handle SIGSTOP nostop noprint nopass\n"
+"catch exec\n"
+"continue\n"
+"delete\n"
+"handle SIGSTOP stop print pass\n");
 	if (!k->debuginfo)
 		fprintf(f, "echo umkit: %s\\n\n", gdb_nodebug_hint());
 	if (k->gdbpy != NULL)
@@ -210,7 +219,7 @@ gdb_resume_stopped(pid_t pid)
 /* Run gdb attached to pid and wait for it. */
 int
 gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
-    const char *batch, char *const extra[])
+    const char *batch, char *const extra[], int from_exec)
 {
 	const char	*gdb = getenv("UMKIT_GDB") ? getenv("UMKIT_GDB") : "gdb";
 	char		*argv[32], pidbuf[32];
@@ -221,6 +230,9 @@ gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
 	snprintf(pidbuf, sizeof pidbuf, "%d", (int)pid);
 	argv[argc++] = (char *)gdb;
 	argv[argc++] = "-q";
+	/* The helpers are sourced by the set-up, once, for any file name. */
+	argv[argc++] = "-iex";
+	argv[argc++] = "set auto-load python-scripts off";
 	if (batch != NULL) {
 		argv[argc++] = "-nx";
 		argv[argc++] = "-batch";
@@ -235,7 +247,9 @@ gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
 		argv[argc++] = extra[i];
 	argv[argc++] = "-p";
 	argv[argc++] = pidbuf;
-	argv[argc++] = k->symbols;
+	/* Before its exec the process is still umkit: gdb follows the exec. */
+	if (!from_exec)
+		argv[argc++] = k->symbols;
 	argv[argc] = NULL;
 
 	/* Ctrl-C and Ctrl-\ belong to gdb (it interrupts the kernel). */
@@ -259,8 +273,13 @@ gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
 	sigaction(SIGINT, &oint, NULL);
 	sigaction(SIGQUIT, &oquit, NULL);
 	/* gdb killed while the kernel was stopped: let the kernel go on. */
-	if (gdb_resume_stopped(pid))
-		warnmsg("gdb left the guest kernel stopped; continued it");
+	/*
+	 * gdb killed: Linux detaches its tracees and they run on; should
+	 * one be left in a group stop, continue it.
+	 */
+	if (gdb_resume_stopped(pid) || WIFSIGNALED(st))
+		warnmsg("gdb %s; the guest kernel runs on", WIFSIGNALED(st) ?
+		    "was killed" : "left the kernel stopped: continued it");
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st) == 127 ? -1 : WEXITSTATUS(st);
 	return 128 + WTERMSIG(st);

@@ -48,9 +48,12 @@ const char *gdb_nodebug_hint(void);
 /*
  * Write umkit's gdb set-up for kernel k to path: no pager, no questions,
  * UML's signals passed through silently, the kernel's helpers sourced
- * (when the kernel has them).  0 or -1 (errno).
+ * (when the kernel has them).  from_exec: the process is stopped just
+ * before it execs the kernel (exec --gdb): catch that exec first, so
+ * gdb stops at the kernel binary's first instruction.  0 or -1 (errno).
  */
-int	 gdb_write_setup(const char *path, const struct gdb_kernel *k);
+int	 gdb_write_setup(const char *path, const struct gdb_kernel *k,
+	    int from_exec);
 
 /*
  * Run gdb on the UML process pid (attach), with the set-up file and, when
@@ -62,7 +65,7 @@ int	 gdb_write_setup(const char *path, const struct gdb_kernel *k);
  * gdb could not be started.
  */
 int	 gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
-	    const char *batch, char *const extra[]);
+	    const char *batch, char *const extra[], int from_exec);
 
 /*
  * Continue the UML process pid and its threads if they are stopped

@@ -345,12 +345,21 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 		for (i = disk >= 0 ? 6 : 5; i < 1024; i++)
 			close(i);
 		signal(SIGPIPE, SIG_DFL);
+		/* exec --gdb: wait here for gdb, which catches the exec. */
+		if (o->gdb_stop)
+			raise(SIGSTOP);
 		execv(argv[0], argv);
 		dprintf(2, "umkit: exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	setpgid(pid, pid);
 	g->pid = pid;
+	if (o->gdb_stop) {
+		int	st;
+
+		while (waitpid(pid, &st, WUNTRACED) < 0 && errno == EINTR)
+			;
+	}
 	for (i = 1; i < argc; i++)
 		free(argv[i]);
 	free(initrd);

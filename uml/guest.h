@@ -28,6 +28,9 @@ struct guest_opts {
 	int		 tmpdir_run;	/* TMPDIR=the run directory for UML
 					   (preflight.h: the usual one fails) */
 	int		 tied;		/* named guests: stop when the starter dies */
+	int		 gdb_stop;	/* exec --gdb: the UML process stops itself
+					   (SIGSTOP) just before its exec, for gdb
+					   to attach; guest_boot waits for that */
 	const char	**adds;		/* --add values (initrd.h), nadds of them */
 	int		 nadds;
 	struct initrd_list *files;	/* what they add, from initrd_prepare() */
