@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,15 +217,14 @@ gdb_resume_stopped(pid_t pid)
 	return stopped;
 }
 
-/* Run gdb attached to pid and wait for it. */
-int
-gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
-    const char *batch, char *const extra[], int from_exec)
+/* Start gdb attached to pid; its pid. */
+pid_t
+gdb_spawn(pid_t pid, const struct gdb_kernel *k, const char *setup,
+    const char *batch, char *const extra[], int from_exec, int out_fd)
 {
 	const char	*gdb = getenv("UMKIT_GDB") ? getenv("UMKIT_GDB") : "gdb";
 	char		*argv[32], pidbuf[32];
-	struct sigaction sa, oint, oquit;
-	int		 argc = 0, st, i;
+	int		 argc = 0, i;
 	pid_t		 child;
 
 	snprintf(pidbuf, sizeof pidbuf, "%d", (int)pid);
@@ -252,27 +252,34 @@ gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
 		argv[argc++] = k->symbols;
 	argv[argc] = NULL;
 
-	/* Ctrl-C and Ctrl-\ belong to gdb (it interrupts the kernel). */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &sa, &oint);
-	sigaction(SIGQUIT, &sa, &oquit);
 	fflush(NULL);
 	if ((child = fork()) < 0)
 		fatal("fork");
 	if (child == 0) {
-		sigaction(SIGINT, &oint, NULL);
-		sigaction(SIGQUIT, &oquit, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		if (out_fd >= 0) {
+			dup2(out_fd, 1);
+			dup2(out_fd, 2);
+			i = open("/dev/null", O_RDONLY);
+			dup2(i, 0);
+		}
 		execvp(gdb, argv);
 		dprintf(2, "umkit: cannot run %s: %s (install Debian's gdb)\n",
 		    gdb, strerror(errno));
 		_exit(127);
 	}
+	return child;
+}
+
+/* Wait for gdb; continue the kernel if gdb left it stopped. */
+int
+gdb_wait(pid_t child, pid_t pid)
+{
+	int	st;
+
 	while (waitpid(child, &st, 0) < 0 && errno == EINTR)
 		;
-	sigaction(SIGINT, &oint, NULL);
-	sigaction(SIGQUIT, &oquit, NULL);
-	/* gdb killed while the kernel was stopped: let the kernel go on. */
 	/*
 	 * gdb killed: Linux detaches its tracees and they run on; should
 	 * one be left in a group stop, continue it.
@@ -283,4 +290,25 @@ gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st) == 127 ? -1 : WEXITSTATUS(st);
 	return 128 + WTERMSIG(st);
+}
+
+/* Run gdb attached to pid and wait for it. */
+int
+gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
+    const char *batch, char *const extra[], int from_exec)
+{
+	struct sigaction sa, oint, oquit;
+	pid_t		 child;
+	int		 rc;
+
+	/* Ctrl-C and Ctrl-\ belong to gdb (it interrupts the kernel). */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, &oint);
+	sigaction(SIGQUIT, &sa, &oquit);
+	child = gdb_spawn(pid, k, setup, batch, extra, from_exec, -1);
+	rc = gdb_wait(child, pid);
+	sigaction(SIGINT, &oint, NULL);
+	sigaction(SIGQUIT, &oquit, NULL);
+	return rc;
 }

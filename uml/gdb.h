@@ -68,6 +68,15 @@ int	 gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
 	    const char *batch, char *const extra[], int from_exec);
 
 /*
+ * The parts of gdb_run: start gdb (batch mode when batch is set) with
+ * its stdout and stderr on out_fd (-1: ours, and our stdin), and wait
+ * for it (what gdb_run does afterwards included).
+ */
+pid_t	 gdb_spawn(pid_t pid, const struct gdb_kernel *k, const char *setup,
+	    const char *batch, char *const extra[], int from_exec, int out_fd);
+int	 gdb_wait(pid_t child, pid_t pid);
+
+/*
  * Continue the UML process pid and its threads if they are stopped
  * (group stop) and no tracer holds them; 1 if it had to, 0 if not.
  */

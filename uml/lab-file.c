@@ -876,6 +876,28 @@ step_line(struct lp *p, const char *kw, const char *rest)
 		a->text = expand_lets(p, rest);
 		check_interp(p, a->text);
 		note_workload(p, rest);
+	} else if (strcmp(kw, "gdb") == 0) {
+		char	*dir = xstrdup(p->path), *slash = strrchr(dir, '/');
+
+		a = new_act(p, LA_GDB);
+		a->timeout_s = 30;
+		options(p, &rest, "timeout", act_opt, a);
+		if (slash != NULL)
+			slash[1] = '\0';
+		else
+			dir[0] = '\0';
+		if (!word(&rest, w, sizeof w) || *rest != '\0')
+			PERR(p, "gdb: want 'gdb [timeout=S] FILE' (gdb commands, "
+			    "beside the lab file)");
+		else {
+			a->path = xasprintf("%s%s", dir, w);
+			if (p->env != NULL && p->env->patches_dir != NULL &&
+			    access(a->path, R_OK) < 0)
+				PERR(p, "gdb %s: %s", w, strerror(errno));
+		}
+		free(dir);
+		/* Its "gdb: key=value" lines are result(gdb.KEY). */
+		push_str(&p->wl, &p->nwl, "gdb");
 	} else if (strcmp(kw, "write") == 0) {
 		a = new_act(p, LA_WRITE);
 		if (!word(&rest, w, sizeof w) || w[0] != '/')
