@@ -10,13 +10,15 @@
 #   1. tree    build/k/VARIANT/src: a hard-link farm of the pristine source
 #              with the variant's series applied (all or nothing);
 #   2. config  tinyconfig + uml/umkit.config + patches/VARIANT/config
-#              (+ uml/debug.config for VARIANT+debug), merged with the kernel's merge_config.sh, then verified;
+#              (+ uml/debug.config for VARIANT+debug), merged with the
+#              kernel's merge_config.sh, then verified;
 #   3. build   O=build/k/VARIANT/obj with ccache; the kernel is copied to
 #              build/k/VARIANT/linux only after a successful build, and
 #              kept as it was when make changed nothing.
 #
 # Environment: KSRC (own kernel tree, never written to), UMKIT_BUILD (build
-# directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir).
+# directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir),
+# UMKIT_DEBUG_CONFIG (the fragment of +debug kernels; uml/debug.config).
 # Exit status: 0 ok, 1 usage or environment, 2 patch, 3 config, 4 build.
 set -eu
 
@@ -31,7 +33,8 @@ variant=${1:-base}
 # VARIANT+debug: VARIANT's patches, its own build directory, debug info.
 pvariant=${variant%+debug}
 debugcfg=
-[ "$pvariant" = "$variant" ] || debugcfg=$here/debug.config
+# UMKIT_DEBUG_CONFIG: another debug fragment (make bench-debuginfo).
+[ "$pvariant" = "$variant" ] || debugcfg=${UMKIT_DEBUG_CONFIG:-$here/debug.config}
 
 die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
 
@@ -193,6 +196,8 @@ ident() { stat -c '%d:%i %.9Y %s' "$1" 2>/dev/null || true; }
 rm -f "$vdir/linux.new" "$vdir/linux.prev"
 trap 'rm -f "$vdir/linux.new" "$vdir/linux.prev"' EXIT INT TERM
 before=$(ident "$obj/linux")
+# How long make took, once the lock was ours (make bench-debuginfo).
+t0=$(date +%s.%N)
 [ ! -f "$vdir/linux" ] || mv -f "$vdir/linux" "$vdir/linux.prev"
 # A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
 targets=linux
@@ -202,6 +207,7 @@ if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets >
 	die 4 "variant $variant: kernel build failed (full log: $vdir/build.log)"
 fi
 after=$(ident "$obj/linux")
+awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$vdir/build.secs"
 if [ -n "$before" ] && [ "$before" = "$after" ] && [ -f "$vdir/linux.prev" ] &&
     [ "$(cat "$vdir/linux.from" 2>/dev/null)" = "$after" ]; then
 	mv -f "$vdir/linux.prev" "$vdir/linux"
