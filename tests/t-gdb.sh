@@ -48,7 +48,7 @@ continue
 echo umkit-test: stopped\n
 bt 8
 printf "umkit-test: max_seq=%lu min_seq_anon=%lu\n", lruvec->lrugen.max_seq, lruvec->lrugen.min_seq[0]
-shell sleep 2.5
+shell sleep 5
 detach
 EOF
 s=$(date +%s%N)
@@ -67,6 +67,8 @@ if wait_file "$work/bp.out" "umkit-test: stopped" 200; then
 	ms=$(( ($(date +%s%N) - s) / 1000000 ))
 	like "a mirror read of a stopped kernel fails with EIO" "$rc $r" "^1 .*Input/output error"
 	if [ $ms -le 2000 ]; then ok "... within 2 s ($ms ms)"; else not_ok "... within 2 s" "took $ms ms"; fi
+	out=$(timeout 20 "$UMKIT" tui $g --view lru --dump 2>&1)
+	like "the TUI says \"guest not responding\"" "$out" "guest not responding"
 else
 	not_ok "the aging write stops the kernel at the breakpoint" "$(cat "$work/bp.out")"
 fi
