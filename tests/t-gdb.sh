@@ -132,6 +132,11 @@ is "sysrq crash: exit status 123" "$rc" 123
 like "the panic is printed" "$out" "Kernel panic - not syncing: sysrq triggered crash"
 like "call-trace lines carry file:line" "$out" "sysrq_handle_crash \(drivers/tty/sysrq\.c:[0-9]+\)"
 like "... also in kernel/ or mm/" "$out" "\((kernel|mm)/[a-z_/]+\.c:[0-9]+"
+"$UMKIT" start -V base+debug -n $g >/dev/null 2>&1
+out=$("$UMKIT" exec $g -- sh -c 'echo c > /proc/sysrq-trigger' 2>&1); rc=$?
+is "a named guest's panic: exit status 123" "$rc" 123
+like "... decoded too" "$out" "sysrq_handle_crash \(drivers/tty/sysrq\.c:[0-9]+\)"
+"$UMKIT" stop $g >/dev/null 2>&1
 out=$("$UMKIT" exec -- sh -c 'echo c > /proc/sysrq-trigger' 2>&1); rc=$?
 is "without debug info: exit status 123" "$rc" 123
 like "without debug info: the hint" "$out" "call trace not decoded: .*-V base\+debug"

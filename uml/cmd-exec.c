@@ -190,8 +190,30 @@ exec_named(const char *name, int timeout_s, int in_fd, char **argv)
 	int	status;
 
 	cmd_need_guest(name);
-	if (ctl_exec_io(name, argv, timeout_s, in_fd, 1, 2, &status) < 0)
+	if (ctl_exec_io(name, argv, timeout_s, in_fd, 1, 2, &status) < 0) {
+		const char	*f[] = { "info", NULL };
+		char		*r = ctl_call(name, f, NULL, 0, NULL), *log, k[4096];
+		int		 i;
+
+		/* The console's end may come a moment after the link's. */
+		for (i = 0; i < 10 && r != NULL && strstr(r, "state=running"); i++) {
+			free(r);
+			usleep(100000);
+			r = ctl_call(name, f, NULL, 0, NULL);
+		}
+		/* The guest's kernel died under the command: show why. */
+		ctl_field(r != NULL ? r : "", "kernel", k, sizeof k);
+		log = run_log(name);
+		if (r != NULL && strstr(r, "state=panicked") != NULL &&
+		    exec_report(k, log)) {
+			free(log);
+			free(r);
+			return EXIT_PANIC;
+		}
+		free(log);
+		free(r);
 		return EXIT_KIT;
+	}
 	return status;
 }
 
