@@ -141,6 +141,10 @@ gdb_write_setup(const char *path, const struct gdb_kernel *k, int from_exec)
 	    k->binary);
 	for (s = uml_signals; *s != NULL; s++)
 		fprintf(f, "handle %s nostop noprint pass\n", *s);
+	fprintf(f,
+"# Ctrl-C: umkit stops the kernel with SIGUSR2, which UML does not use\n"
+"# (gdb's own SIGINT stays blocked in UML's threads): stop, never pass.\n"
+"handle SIGUSR2 stop print nopass\n");
 	fprintf(f, "handle SIG%d nostop noprint pass\n", SIGRTMIN);
 	if (from_exec)
 		fprintf(f,
@@ -150,7 +154,8 @@ gdb_write_setup(const char *path, const struct gdb_kernel *k, int from_exec)
 "catch exec\n"
 "continue\n"
 "delete\n"
-"handle SIGSTOP stop print pass\n");
+"# SIGSTOP stays silent: one shows up as UML starts its CPU threads\n"
+"# (clone3); Ctrl-C is SIGUSR2 (above).\n");
 	if (!k->debuginfo)
 		fprintf(f, "echo umkit: %s\\n\n", gdb_nodebug_hint());
 	if (k->gdbpy != NULL)
@@ -292,6 +297,24 @@ gdb_wait(pid_t child, pid_t pid)
 	return 128 + WTERMSIG(st);
 }
 
+static volatile pid_t	interrupt_pid;
+
+/* Ctrl-C: stop the kernel for gdb (see gdb_interrupt). */
+static void
+interrupt_handler(int sig)
+{
+	(void)sig;
+	gdb_interrupt(interrupt_pid);
+}
+
+/* Stop the kernel: gdb sees SIGUSR2 and shows its prompt. */
+void
+gdb_interrupt(pid_t pid)
+{
+	if (pid > 1)
+		kill(pid, SIGUSR2);
+}
+
 /* Run gdb attached to pid and wait for it. */
 int
 gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
@@ -301,11 +324,19 @@ gdb_run(pid_t pid, const struct gdb_kernel *k, const char *setup,
 	pid_t		 child;
 	int		 rc;
 
-	/* Ctrl-C and Ctrl-\ belong to gdb (it interrupts the kernel). */
+	/*
+	 * Ctrl-C and Ctrl-\ belong to gdb.  gdb's own interrupt is a
+	 * SIGINT to the kernel, which UML's threads keep blocked (the mask
+	 * umkit's watchdog set is inherited), so it would never stop:
+	 * SIGUSR2 it instead (gdb stops on it and does not pass it on).
+	 */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &sa, &oint);
+	interrupt_pid = pid;
 	sigaction(SIGQUIT, &sa, &oquit);
+	if (batch == NULL)
+		sa.sa_handler = interrupt_handler;
+	sigaction(SIGINT, &sa, &oint);
 	child = gdb_spawn(pid, k, setup, batch, extra, from_exec, -1);
 	rc = gdb_wait(child, pid);
 	sigaction(SIGINT, &oint, NULL);

@@ -82,6 +82,13 @@ int	 gdb_wait(pid_t child, pid_t pid);
  */
 int	 gdb_resume_stopped(pid_t pid);
 
+/*
+ * Stop the UML process pid for the gdb attached to it (Ctrl-C): gdb's
+ * own interrupt is a SIGINT, which UML's threads keep blocked; this
+ * sends SIGUSR2, on which umkit's set-up makes gdb stop.
+ */
+void	 gdb_interrupt(pid_t pid);
+
 /* 1 if pid is being traced (a debugger is attached), else 0. */
 int	 gdb_traced(pid_t pid);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "gdb.h"
 #include "guest.h"
 #include "watch.h"
 #include "util.h"
@@ -76,8 +77,11 @@ again:
 	if (sig == SIGUSR1)
 		return NULL;
 	/* Ctrl-C and Ctrl-\ belong to a gdb on the guest (exec --gdb). */
-	if ((sig == SIGINT || sig == SIGQUIT) && w->pass_int)
+	if ((sig == SIGINT || sig == SIGQUIT) && w->pass_int) {
+		if (sig == SIGINT && w->g->pid > 0)
+			gdb_interrupt(w->g->pid);
 		goto again;
+	}
 	w->reason = sig < 0 ? -1 : sig;
 	if (w->g->pid > 0)
 		kill(-w->g->pid, SIGKILL);
