@@ -36,6 +36,12 @@ bench-disk: all $(B)/tests/bench-disk
 bench-workloads: all
 	@sh tests/bench-workloads.sh
 
+# What debug info costs (cold builds, slow: not in 'make bench'; see
+# docs/debugging.md).  BENCH_QUICK=1: rebuild and size only.
+.PHONY: bench-debuginfo
+bench-debuginfo: all
+	@sh tests/bench-debuginfo.sh
+
 # Your own files (--add) and stdin (-i): their boot cost and throughput.
 .PHONY: bench-guest-io
 bench: bench-guest-io

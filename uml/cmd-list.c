@@ -10,27 +10,6 @@
 #include "umkit.h"
 #include "util.h"
 
-/* Value of key in "key=value" lines, copied into out. */
-static const char *
-info_get(const char *text, const char *key, char *out, size_t size)
-{
-	const char	*p = text;
-	size_t		 kl = strlen(key), n;
-
-	snprintf(out, size, "-");
-	while (p != NULL && *p != '\0') {
-		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
-			n = strcspn(p + kl + 1, "\n");
-			snprintf(out, size, "%.*s", (int)n, p + kl + 1);
-			break;
-		}
-		p = strchr(p, '\n');
-		if (p != NULL)
-			p++;
-	}
-	return out;
-}
-
 /* umkit list */
 static int
 list_main(int argc, char **argv)
@@ -53,11 +32,11 @@ list_main(int argc, char **argv)
 			rel = xasprintf("%s/mnt", name);
 			mnt = run_shown(rel);
 			printf("%-16s %-12s %4s %6sM %-9s %7ss  %s\n", name,
-			    info_get(r, "variant", a, sizeof a),
-			    info_get(r, "cpus", b, sizeof b),
-			    info_get(r, "mem_mb", c, sizeof c),
-			    info_get(r, "state", d, sizeof d),
-			    info_get(r, "uptime_s", e, sizeof e), mnt);
+			    ctl_field(r, "variant", a, sizeof a),
+			    ctl_field(r, "cpus", b, sizeof b),
+			    ctl_field(r, "mem_mb", c, sizeof c),
+			    ctl_field(r, "state", d, sizeof d),
+			    ctl_field(r, "uptime_s", e, sizeof e), mnt);
 			free(mnt);
 			free(rel);
 			free(r);

@@ -14,7 +14,7 @@ static void
 list_dir(const char *dir, const char *skip, const char *tag, int must)
 {
 	struct dirent	**nl;
-	char		 *p, *desc, *k, *rel;
+	char		 *p, *desc, *k, *rel, dbg[300];
 	int		  n, i, w = 14;
 
 	if ((n = scandir(dir, &nl, NULL, alphasort)) < 0) {
@@ -48,6 +48,17 @@ list_dir(const char *dir, const char *skip, const char *tag, int must)
 			    access(k, X_OK) == 0 ? "built" : "-", tag,
 			    desc ? desc : "(no description)");
 			free(rel);
+			free(k);
+			/* Its debug-info twin, when built (docs/debugging.md). */
+			rel = xasprintf("build/k/%s+debug/linux", nl[i]->d_name);
+			k = top_path(rel);
+			free(rel);
+			if (access(k, X_OK) == 0) {
+				snprintf(dbg, sizeof dbg, "%s+debug", nl[i]->d_name);
+				printf("%-*s %-6s %s with debug info (umkit gdb, "
+				    "decoded oopses)\n", w, dbg, "built",
+				    nl[i]->d_name);
+			}
 			free(k);
 			free(desc);
 		}
@@ -87,6 +98,8 @@ const struct cmd cmd_variants = {
 "its own variants (their kernels are installed), then yours: a directory\n"
 "~/.local/share/umkit/patches/VARIANT ($XDG_DATA_HOME) with a series file,\n"
 "built into ~/.cache/umkit on first use ('umkit exec -V VARIANT ...').\n"
+"Any VARIANT+debug is the same kernel with debug info (uml/debug.config;\n"
+"shown once built).\n"
 "\n"
 "Example:\n"
 "  umkit variants",

@@ -91,6 +91,17 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	}
 }
 
+/* Length of a variant's patches/ name: VARIANT+debug is VARIANT's. */
+size_t
+guest_variant_len(const char *variant)
+{
+	size_t	n = strlen(variant);
+
+	if (n > 6 && strcmp(variant + n - 6, "+debug") == 0)
+		return n - 6;
+	return n;
+}
+
 /*
  * Build variant (its patches in vdir) with uml/kbuild.sh, into the kit's
  * build directory (an installed kit: the user's cache); the kernel's
@@ -166,9 +177,12 @@ guest_kernel(struct guest_opts *o)
 	if (access(k, X_OK) == 0 && getenv("KSRC") == NULL)
 		return o->kpath = k;
 	free(k);
-	if ((vdir = variant_dir(o->variant)) == NULL)
+	/* VARIANT+debug: VARIANT's patches with uml/debug.config (kbuild.sh). */
+	rel = xasprintf("%.*s", (int)guest_variant_len(o->variant), o->variant);
+	if ((vdir = variant_dir(rel)) == NULL)
 		fatalx("no variant '%s' (no %s/%s/series; see 'umkit variants')",
-		    o->variant, kit()->patches, o->variant);
+		    o->variant, kit()->patches, rel);
+	free(rel);
 	if (getenv("KSRC") == NULL)
 		warnmsg("kernel for variant %s not built yet; building it now",
 		    o->variant);
@@ -387,12 +401,21 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 		for (i = disk >= 0 ? 6 : 5; i < 1024; i++)
 			close(i);
 		signal(SIGPIPE, SIG_DFL);
+		/* exec --gdb: wait here for gdb, which catches the exec. */
+		if (o->gdb_stop)
+			raise(SIGSTOP);
 		execv(argv[0], argv);
 		dprintf(2, "umkit: exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	setpgid(pid, pid);
 	g->pid = pid;
+	if (o->gdb_stop) {
+		int	st;
+
+		while (waitpid(pid, &st, WUNTRACED) < 0 && errno == EINTR)
+			;
+	}
 	for (i = 1; i < argc; i++)
 		free(argv[i]);
 	free(initrd);

@@ -2,6 +2,9 @@
 # Build the ARCH=um kernel of one variant.
 #
 #   kbuild.sh VARIANT      prints the path of the built kernel binary
+#   kbuild.sh VARIANT+debug    the same variant with uml/debug.config added
+#                          (DWARF and the kernel's gdb scripts), built
+#                          in its own build/k/VARIANT+debug/
 #   kbuild.sh --tree VARIANT  step 1 only: prints the path of the patched
 #                          tree (a lab's kernel exercise starts from it;
 #                          an installed kit ships kernels, not trees)
@@ -11,8 +14,9 @@
 #              (a symlink farm when it is another user's, e.g. the shared
 #              source of an installed kit) with the variant's series
 #              applied (all or nothing);
-#   2. config  tinyconfig + uml/umkit.config + patches/VARIANT/config,
-#              merged with the kernel's merge_config.sh, then verified;
+#   2. config  tinyconfig + uml/umkit.config + patches/VARIANT/config
+#              (+ uml/debug.config for VARIANT+debug), merged with the
+#              kernel's merge_config.sh, then verified;
 #   3. build   O=build/k/VARIANT/obj with ccache; the kernel is copied to
 #              build/k/VARIANT/linux only after a successful build, and
 #              kept as it was when make changed nothing.
@@ -21,6 +25,7 @@
 # directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir),
 # UMKIT_SHARED_CACHE (a shared read-only source and ccache, default
 # /var/cache/umkit, used where present).
+# UMKIT_DEBUG_CONFIG (the fragment of +debug kernels; uml/debug.config).
 # Exit status: 0 ok, 1 usage or environment, 2 patch, 3 config, 4 build.
 set -eu
 
@@ -44,11 +49,16 @@ if [ "${1:-}" = --tree ]; then
 	shift
 fi
 variant=${1:-base}
+# VARIANT+debug: VARIANT's patches, its own build directory, debug info.
+pvariant=${variant%+debug}
+debugcfg=
+# UMKIT_DEBUG_CONFIG: another debug fragment (make bench-debuginfo).
+[ "$pvariant" = "$variant" ] || debugcfg=${UMKIT_DEBUG_CONFIG:-$here/debug.config}
 
 die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
 
-[ -f "$patches/$variant/series" ] ||
-	die 1 "no variant '$variant' (no $patches/$variant/series; see 'umkit variants')"
+[ -n "$pvariant" ] && [ -f "$patches/$pvariant/series" ] ||
+	die 1 "no variant '$pvariant' (no $patches/$pvariant/series; see 'umkit variants')"
 
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/arch/um" ] ||
@@ -70,7 +80,7 @@ exec 9>"$vdir/.lock"
 flock 9
 
 series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$patches/$variant/series" |
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$patches/$pvariant/series" |
 		awk 'NF {print $1}'
 }
 
@@ -93,14 +103,14 @@ private_copy() {
 # Every patch the series names must exist: checked here, in this shell (a
 # die inside the $( ... | sha256sum) below would only end its subshell).
 for p in $(series_patches); do
-	[ -f "$patches/$variant/$p" ] ||
-		die 2 "variant $variant: series names $p, which is not in $patches/$variant/"
+	[ -f "$patches/$pvariant/$p" ] ||
+		die 2 "variant $variant: series names $p, which is not in $patches/$pvariant/"
 done
 stamp=$( {
 	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
-	cat "$patches/$variant/series"
+	cat "$patches/$pvariant/series"
 	for p in $(series_patches); do
-		sha256sum < "$patches/$variant/$p"
+		sha256sum < "$patches/$pvariant/$p"
 	done
 } | sha256sum | cut -c1-16)
 
@@ -117,7 +127,7 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	rm -f "$new/.umkit-stamp" "$new/.umkit-patched"
 	: > "$new/.umkit-patched"
 	for p in $(series_patches); do
-		pf="$patches/$variant/$p"
+		pf="$patches/$pvariant/$p"
 		for f in $(patch_files "$pf"); do
 			private_copy "$new/$f"
 			echo "$f" >> "$new/.umkit-patched"
@@ -151,7 +161,8 @@ fi
 # --- 2. config -------------------------------------------------------------
 # The fragments, as the positional parameters (each quoted where used).
 set -- "$here/umkit.config"
-[ ! -f "$patches/$variant/config" ] || set -- "$@" "$patches/$variant/config"
+[ ! -f "$patches/$pvariant/config" ] || set -- "$@" "$patches/$pvariant/config"
+[ -z "$debugcfg" ] || set -- "$@" "$debugcfg"
 cstamp=$(cat "$tree/.umkit-stamp" "$@" | sha256sum | cut -c1-16)
 cfg="$vdir/cfg"
 mk() { make -s -C "$tree" ARCH=um "$@"; }
@@ -220,12 +231,18 @@ ident() { stat -c '%d:%i %.9Y %s' "$1" 2>/dev/null || true; }
 rm -f "$vdir/linux.new" "$vdir/linux.prev"
 trap 'rm -f "$vdir/linux.new" "$vdir/linux.prev"' EXIT INT TERM
 before=$(ident "$obj/linux")
+# How long make took, once the lock was ours (make bench-debuginfo).
+t0=$(date +%s.%N)
 [ ! -f "$vdir/linux" ] || mv -f "$vdir/linux" "$vdir/linux.prev"
-if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" linux > "$vdir/build.log" 2>&1; then
+# A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
+targets=linux
+[ -z "$debugcfg" ] || targets="linux scripts_gdb"
+if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1; then
 	tail -n 25 "$vdir/build.log" >&2
 	die 4 "variant $variant: kernel build failed (full log: $vdir/build.log)"
 fi
 after=$(ident "$obj/linux")
+awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$vdir/build.secs"
 if [ -n "$before" ] && [ "$before" = "$after" ] && [ -f "$vdir/linux.prev" ] &&
     [ "$(cat "$vdir/linux.from" 2>/dev/null)" = "$after" ]; then
 	mv -f "$vdir/linux.prev" "$vdir/linux"

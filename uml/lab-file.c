@@ -402,22 +402,28 @@ ask_opt(struct lp *p, const char *name, const char *val, void *arg)
 	}
 }
 
-/* Whether name is a variant: patches/NAME/series exists (or the user's). */
+/* Whether name is a variant: patches/NAME/series exists, or the user's
+ * (NAME+debug too). */
 static bool
 variant_exists(const struct lab_env *env, const char *name)
 {
 	char	*s;
 	bool	 ok;
+	size_t	 n;
 
 	if (env == NULL || env->patches_dir == NULL)
 		return true;
 	if (strchr(name, '/') != NULL || name[0] == '.')
 		return false;
-	s = xasprintf("%s/%s/series", env->patches_dir, name);
-	ok = access(s, R_OK) == 0;
+	/* NAME+debug: NAME's kernel with debug info (uml/kbuild.sh). */
+	n = strlen(name);
+	if (n > 6 && strcmp(name + n - 6, "+debug") == 0)
+		n -= 6;
+	s = xasprintf("%s/%.*s/series", env->patches_dir, (int)n, name);
+	ok = n > 0 && access(s, R_OK) == 0;
 	free(s);
 	if (!ok && env->own_patches_dir != NULL) {
-		s = xasprintf("%s/%s/series", env->own_patches_dir, name);
+		s = xasprintf("%s/%.*s/series", env->own_patches_dir, (int)n, name);
 		ok = access(s, R_OK) == 0;
 		free(s);
 	}
@@ -867,6 +873,28 @@ step_line(struct lp *p, const char *kw, const char *rest)
 		a->text = expand_lets(p, rest);
 		check_interp(p, a->text, false);
 		note_workload(p, rest);
+	} else if (strcmp(kw, "gdb") == 0) {
+		char	*dir = xstrdup(p->path), *slash = strrchr(dir, '/');
+
+		a = new_act(p, LA_GDB);
+		a->timeout_s = 30;
+		options(p, &rest, "timeout", act_opt, a);
+		if (slash != NULL)
+			slash[1] = '\0';
+		else
+			dir[0] = '\0';
+		if (!word(&rest, w, sizeof w) || *rest != '\0')
+			PERR(p, "gdb: want 'gdb [timeout=S] FILE' (gdb commands, "
+			    "beside the lab file)");
+		else {
+			a->path = xasprintf("%s%s", dir, w);
+			if (p->env != NULL && p->env->patches_dir != NULL &&
+			    access(a->path, R_OK) < 0)
+				PERR(p, "gdb %s: %s", w, strerror(errno));
+		}
+		free(dir);
+		/* Its "gdb: key=value" lines are result(gdb.KEY). */
+		push_str(&p->wl, &p->nwl, "gdb");
 	} else if (strcmp(kw, "write") == 0) {
 		a = new_act(p, LA_WRITE);
 		if (!word(&rest, w, sizeof w) || w[0] != '/')

@@ -101,6 +101,7 @@ enum lact_kind {
 	LA_SHOW,		/* a line for the student, values interpolated */
 	LA_MARK,		/* remember the values for delta(..., NAME) */
 	LA_CHECK,
+	LA_GDB,			/* gdb on the guest's kernel, a script, batch */
 };
 
 struct lcheck {
@@ -115,8 +116,8 @@ struct lact {
 	int		 line;
 	char		*text;		/* RUN/BG: command; WRITE: data; MARK: name;
 					   SHOW: the line */
-	char		*path;		/* WRITE: guest path */
-	double		 timeout_s;	/* RUN, WAIT; SLEEP: its length */
+	char		*path;		/* WRITE: guest path; GDB: the script */
+	double		 timeout_s;	/* RUN, WAIT, GDB; SLEEP: its length */
 	int		 status;	/* RUN: the status wanted; -1 any */
 	struct lcond	*cond;		/* WAIT */
 	struct lcheck	 check;		/* CHECK */

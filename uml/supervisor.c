@@ -182,11 +182,12 @@ conn_main(void *arg)
 		dead = s->g.con_eof;
 		pthread_mutex_unlock(&s->g.lock);
 		reply(c->fd, "ok\nname=%s\nvariant=%s\ncpus=%d\nmem_mb=%ld\n"
-		    "state=%s\numl_pid=%d\nuptime_s=%lld\nmnt=%s\n",
+		    "state=%s\numl_pid=%d\nuptime_s=%lld\nmnt=%s\nkernel=%s\n",
 		    s->name, s->g.o.kernel ? s->g.o.kernel : s->g.o.variant,
 		    s->g.o.cpus, s->g.o.mem_mb,
 		    dead ? (guest_panicked(&s->g, 0) ? "panicked" : "dead") : "running",
-		    (int)s->g.pid, (now_ms() - s->started) / 1000, s->mnt);
+		    (int)s->g.pid, (now_ms() - s->started) / 1000, s->mnt,
+		    s->g.kernel);
 	} else if (strcmp(buf, "stop") == 0) {
 		reply(c->fd, "ok");
 		write_all(s->wake[1], "x", 1);

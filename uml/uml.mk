@@ -11,8 +11,8 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # One file per command (uml/cmd-NAME.c), the supervisor beside its client
 # ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
-		   cleanup doctor lab get
-LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/initrd.c uml/run.c uml/watch.c \
+		   cleanup doctor lab get gdb
+LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/initrd.c uml/run.c uml/watch.c uml/gdb.c uml/oops.c \
 		   uml/ctl.c uml/supervisor.c uml/preflight.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
 		   uml/lab-file.c uml/lab-expr.c uml/lab-run.c uml/lab-out.c uml/lab-ex.c uml/lab-exbuild.c \
