@@ -96,7 +96,7 @@ install: $$(I_BUILT) kernels
 		install -m 644 $$k/obj/System.map $$d/System.map; \
 		install -m 644 $$k/obj/.config $$d/config; \
 	done
-	install -m 644 labs/*.lab labs/*.md labs/kernel-keys $(EX_SRCS) $(I_SHARE)/labs/
+	install -m 644 labs/*.lab labs/*.md labs/*.gdb labs/kernel-keys $(EX_SRCS) $(I_SHARE)/labs/
 	install -d -m 755 $(I_LIB)/exercise
 	install -s -m 755 $(EX_BINS) $(I_LIB)/exercise/
 	@set -e; for v in $(INSTALL_VARIANTS); do \
