@@ -7,6 +7,8 @@
 #   make bench      benchmarks, printing their figures
 #   make fuzz       fuzz the protocol decoders and parsers, bounded time
 #   make clean      build outputs;  make distclean  also source and caches
+#   make install    PREFIX (/usr/local), DESTDIR: read-only, for all users
+#   make deb        a Debian package (build/deb/umkit_VERSION_amd64.deb)
 #
 # Each part keeps its rules in its own directory (uml/uml.mk, rootfs/
 # rootfs.mk, tui/tui.mk, tests/tests.mk); outputs go under build/.
@@ -34,7 +36,7 @@ CPPFLAGS += -MMD -MP
 
 # Debian packages: installed (root) or named (otherwise) before anything
 # is compiled.  Not needed for cleaning.
-ifeq ($(filter clean distclean help,$(MAKECMDGOALS)),)
+ifeq ($(filter clean distclean help uninstall,$(MAKECMDGOALS)),)
 ifneq ($(shell sh uml/deps.sh $(filter fuzz,$(MAKECMDGOALS)) >&2; echo $$?),0)
 $(error missing packages (see above))
 endif
@@ -47,6 +49,7 @@ include uml/uml.mk
 include rootfs/rootfs.mk
 include tui/tui.mk
 include tests/tests.mk
+include uml/install.mk
 
 # The main job: a guest, its mirror and the TUI on the first lab (needs a
 # terminal).  LAB=N opens another one.
@@ -62,4 +65,4 @@ distclean: clean
 	rm -rf run "$${UMKIT_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/umkit}"
 
 help:
-	@sed -n '3,9p' Makefile | sed 's/^# //'
+	@sed -n '3,11p' Makefile | sed 's/^# //'

@@ -42,6 +42,12 @@ bench: bench-smoke
 bench-smoke: all
 	@sh tests/bench-smoke.sh
 
+# What debug info costs (cold builds, slow: not in 'make bench'; see
+# docs/debugging.md).  BENCH_QUICK=1: rebuild and size only.
+.PHONY: bench-debuginfo
+bench-debuginfo: all
+	@sh tests/bench-debuginfo.sh
+
 # Your own files (--add) and stdin (-i): their boot cost and throughput.
 .PHONY: bench-guest-io
 bench: bench-guest-io
@@ -78,3 +84,9 @@ bench-uml-walk-stress: all
 GUEST_PROGS	+= umkit-touch
 umkit-touch_SRCS = tests/guest-touch.c
 $(ROOTFS): $(B)/rootfs/bin/umkit-touch
+
+# How many students can run lab 01 at once (not in make bench: minutes of
+# both cores at full load).
+.PHONY: bench-classroom
+bench-classroom: all
+	@sh tests/bench-classroom.sh

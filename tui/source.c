@@ -105,13 +105,22 @@ void source_tick(struct source *s)
 	s->err_errno = 0;
 }
 
-/* Remember the first error of this update in words. */
+/* Whether e says the guest did not answer. */
+static bool unresponsive(int e)
+{
+	return e == EIO || e == ENOTCONN || e == ETIMEDOUT;
+}
+
+/*
+ * Remember the first error of this update in words; a guest that does
+ * not answer outranks any other error (that is what the user must see).
+ */
 static int note(struct source *s, const char *rel, int e)
 {
-	if (e == ENOENT || s->err[0])
+	if (e == ENOENT || (s->err[0] && (unresponsive(s->err_errno) || !unresponsive(e))))
 		return -e;
 	s->err_errno = e;
-	if (e == EIO || e == ENOTCONN || e == ETIMEDOUT)
+	if (unresponsive(e))
 		snprintf(s->err, sizeof(s->err), "guest not responding (%s: %s)",
 			 rel, strerror(e));
 	else

@@ -147,6 +147,18 @@ static void draw_status(struct canvas *cv, double now)
 	else
 		snprintf(rate, sizeof(rate), "%s%dms", T.paused ? "PAUSED " : "every ",
 			 T.interval_ms);
+	/* An error must fit: a long root path gives way, its end kept. */
+	if (T.src.err[0] && !lab_pane_prompt() && !(T.msg[0] && now < T.msg_until)) {
+		int room = cv->cols - 17 - (int)strlen(T.src.err) - (int)strlen(rate) - 5;
+		int len = (int)strlen(src);
+
+		if (room < 12)
+			room = 12;
+		if (len > room) {
+			memmove(src + 3, src + len - (room - 3), (size_t)(room - 3) + 1);
+			memcpy(src, "...", 3);
+		}
+	}
 	snprintf(line, sizeof(line), " %s | %s ", src, rate);
 	x = cv_text(cv, y, 0, cv->cols, C_STATUS, line);
 	if (lab_pane_prompt())

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "guest.h"
 #include "umkit.h"
 #include "util.h"
 
@@ -24,22 +25,36 @@ is_json(const char *arg)
 	return n > 5 && strcmp(arg + n - 5, ".json") == 0;
 }
 
-/* The kernel binary of variant v, built first when missing (allocated). */
+/*
+ * The kernel binary of variant v (allocated): a smoke variant's from its
+ * build/smoke/HASH (built again by kbuild.sh when missing), any other as
+ * umkit exec finds it (guest_kernel: built on first use; an installed
+ * kit's shipped kernels as they are).
+ */
 static char *
 variant_kernel(const char *v)
 {
-	char	*k, *cmd;
+	struct guest_opts	 o;
+	char			*k, *cmd, *script, *build;
 
 	if (*v == '\0' || strchr(v, '/') != NULL || *v == '.')
 		fatalx("%s: not a variant name or a .json result file", v);
-	if (strncmp(v, "smoke-", 6) == 0)
-		k = xasprintf("%s/build/smoke/%s/linux", top_dir(), v + 6);
-	else
-		k = xasprintf("%s/build/k/%s/linux", top_dir(), v);
-	cmd = xasprintf("'%s/uml/kbuild.sh' '%s' >/dev/null", top_dir(), v);
+	if (strncmp(v, "smoke-", 6) != 0) {
+		guest_opts_init(&o);
+		o.variant = v;
+		return xstrdup(guest_kernel(&o));
+	}
+	k = xasprintf("%s/build/smoke/%s/linux", top_dir(), v + 6);
+	if (access(k, X_OK) == 0)
+		return k;
+	script = top_path("uml/kbuild.sh");
+	build = top_path("build");
+	cmd = xasprintf("UMKIT_BUILD='%s' '%s' '%s' >/dev/null", build, script, v);
 	if (system(cmd) != 0 || access(k, X_OK) < 0)
 		fatalx("building variant %s failed (see above)", v);
 	free(cmd);
+	free(script);
+	free(build);
 	return k;
 }
 

@@ -13,17 +13,19 @@
 static void
 pf_built(struct pf_result *r, const char *name, const char *rel)
 {
-	char	*p = top_path(rel);
+	char		*p = top_path(rel);
+	const char	*shown = kit()->installed ? p : rel;
 
 	r->name = name;
 	r->fix[0] = '\0';
 	if (access(p, R_OK) == 0) {
 		r->level = PF_OK;
-		snprintf(r->what, sizeof r->what, "%s", rel);
+		snprintf(r->what, sizeof r->what, "%s", shown);
 	} else {
 		r->level = PF_FAIL;
-		snprintf(r->what, sizeof r->what, "%s is missing", rel);
-		snprintf(r->fix, sizeof r->fix, "run 'make'");
+		snprintf(r->what, sizeof r->what, "%s is missing", shown);
+		snprintf(r->fix, sizeof r->fix, kit()->installed ?
+		    "reinstall umkit (the install is incomplete)" : "run 'make'");
 	}
 	free(p);
 }

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,14 +11,90 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "gdb.h"
 #include "guest.h"
 #include "initrd.h"
 #include "link.h"
+#include "oops.h"
 #include "preflight.h"
 #include "run.h"
 #include "umkit.h"
 #include "util.h"
 #include "watch.h"
+
+/* exec --gdb: gdb on the one-shot guest, in a thread of its own. */
+struct exec_gdb {
+	pid_t			 pid;
+	struct gdb_kernel	 k;
+	char			*setup;
+	const char		*batch;		/* --gdb-x FILE, or NULL */
+	pthread_t		 thread;
+	int			 status;
+};
+
+/* Run gdb on the stopped UML process until it quits. */
+static void *
+exec_gdb_main(void *arg)
+{
+	struct exec_gdb	*e = arg;
+
+	e->status = gdb_run(e->pid, &e->k, e->setup, e->batch, NULL, 1);
+	return NULL;
+}
+
+/* Start gdb on the guest that guest_boot left stopped before its exec. */
+static struct exec_gdb *
+exec_gdb_start(struct guest *g, const char *rundir, const char *batch)
+{
+	struct exec_gdb	*e = xcalloc(1, sizeof *e);
+
+	e->pid = g->pid;
+	e->batch = batch;
+	if (gdb_kernel_find(g->kernel, &e->k) < 0)
+		fatal("%s", g->kernel);
+	e->setup = xasprintf("%s/gdb-setup.gdb", rundir);
+	if (gdb_write_setup(e->setup, &e->k, 1) < 0)
+		fatal("%s", e->setup);
+	if (batch == NULL)
+		fprintf(stderr, "umkit: gdb on the guest's kernel (%s), stopped "
+		    "at its first instruction; 'continue' boots it\n", e->k.binary);
+	if (pthread_create(&e->thread, NULL, exec_gdb_main, e) != 0)
+		fatalx("cannot start the gdb thread");
+	return e;
+}
+
+/* Wait for gdb to end; its status. */
+static int
+exec_gdb_end(struct exec_gdb *e)
+{
+	int	st;
+
+	pthread_join(e->thread, NULL);
+	st = e->status;
+	unlink(e->setup);
+	free(e->setup);
+	gdb_kernel_free(&e->k);
+	free(e);
+	return st;
+}
+
+/* Print a panic, oops or warning from the console log, decoded. */
+static int
+exec_report(const char *kernel, const char *logpath)
+{
+	char	*t = read_text(logpath), *r;
+	int	 warn = 0;
+
+	if (t == NULL || (r = oops_find(t, 120, &warn)) == NULL) {
+		free(t);
+		return 0;
+	}
+	fprintf(stderr, "umkit: guest kernel %s:\n", warn ? "warning" : "panic");
+	oops_print(stderr, kernel, r, "    ");
+	free(r);
+	free(t);
+	return 1;
+}
 
 /*
  * One-shot: boot, wait for the agent, run argv (stdin from in_fd, or
@@ -24,11 +102,13 @@
  * or one of the EXIT_* codes.
  */
 static int
-exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv)
+exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv,
+    int gdb, const char *gdb_batch)
 {
 	struct guest	 g;
 	struct watch	*w;
 	struct link	*l = NULL;
+	struct exec_gdb	*eg = NULL;
 	char		 name[32], *rundir, *log, *tmplog;
 	int		 r, status = 0, why, rc;
 
@@ -46,18 +126,29 @@ exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv)
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	watch_block_signals();
+	o->gdb_stop = gdb;
 	if (guest_boot(&g, o, rundir) < 0) {
 		run_remove(name);
 		free(o->kpath);
 		return EXIT_KIT;
 	}
 	w = watch_start(&g, timeout_s);
+	if (gdb) {
+		watch_pass_sigint(w);
+		eg = exec_gdb_start(&g, rundir, gdb_batch);
+	}
 	l = link_open(g.link_fd, NULL);
 	g.link_fd = -1;		/* the link owns it now */
-	r = link_hello(l, BOOT_TIMEOUT_MS);
+	/* Under gdb the boot takes as long as the person at gdb's prompt. */
+	r = link_hello(l, gdb ? INT_MAX / 2 : BOOT_TIMEOUT_MS);
 	if (r == 0)
 		r = link_exec(l, argv, 0, in_fd, 1, 2, &status);
+	if (eg != NULL && gdb_traced(g.pid) && gdb_batch == NULL)
+		fprintf(stderr, "umkit: the command ended; the guest is killed "
+		    "now: quit gdb\n");
 	guest_kill(&g);
+	if (eg != NULL)
+		exec_gdb_end(eg);
 	why = watch_stop(w);
 	guest_wait_gone(&g, 1000);
 	link_close(l);
@@ -67,7 +158,10 @@ exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv)
 		rc = EXIT_TIMEOUT;
 	} else if (why > 0) {
 		rc = 128 + why;
-	} else if (guest_panicked(&g, 1)) {
+	} else if (guest_panicked(&g, 0)) {
+		/* From the log: it has the whole report, decoded if it can be. */
+		if (!exec_report(g.kernel, tmplog))
+			guest_panicked(&g, 1);
 		rc = EXIT_PANIC;
 	} else if (r < 0) {
 		warnmsg("guest link failed: %s (console log: %s)", strerror(-r), log);
@@ -75,6 +169,8 @@ exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv)
 		rc = EXIT_KIT;
 	} else {
 		rc = status;
+		/* A WARN while the command ran: the guest went on, say so. */
+		exec_report(g.kernel, tmplog);
 	}
 	guest_free(&g);
 	free(o->kpath);
@@ -94,8 +190,30 @@ exec_named(const char *name, int timeout_s, int in_fd, char **argv)
 	int	status;
 
 	cmd_need_guest(name);
-	if (ctl_exec_io(name, argv, timeout_s, in_fd, 1, 2, &status) < 0)
+	if (ctl_exec_io(name, argv, timeout_s, in_fd, 1, 2, &status) < 0) {
+		const char	*f[] = { "info", NULL };
+		char		*r = ctl_call(name, f, NULL, 0, NULL), *log, k[4096];
+		int		 i;
+
+		/* The console's end may come a moment after the link's. */
+		for (i = 0; i < 10 && r != NULL && strstr(r, "state=running"); i++) {
+			free(r);
+			usleep(100000);
+			r = ctl_call(name, f, NULL, 0, NULL);
+		}
+		/* The guest's kernel died under the command: show why. */
+		ctl_field(r != NULL ? r : "", "kernel", k, sizeof k);
+		log = run_log(name);
+		if (r != NULL && strstr(r, "state=panicked") != NULL &&
+		    exec_report(k, log)) {
+			free(log);
+			free(r);
+			return EXIT_PANIC;
+		}
+		free(log);
+		free(r);
 		return EXIT_KIT;
+	}
 	return status;
 }
 
@@ -105,10 +223,13 @@ exec_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "add", required_argument, NULL, 'a' },
+		{ "gdb", no_argument, NULL, 'G' },
+		{ "gdb-x", required_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct guest_opts	 o;
-	int			 c, timeout_s = 0, in_fd = -1;
+	int			 c, timeout_s = 0, in_fd = -1, gdb = 0;
+	const char		*gdb_batch = NULL;
 	char			*end;
 	const char		*name = NULL;
 
@@ -123,6 +244,15 @@ exec_main(int argc, char **argv)
 			break;
 		case 'i':
 			in_fd = 0;
+			break;
+		case 'G':
+			gdb = 1;
+			break;
+		case 'X':
+			gdb = 1;
+			gdb_batch = optarg;
+			if (access(optarg, R_OK) < 0)
+				fatal("--gdb-x %s", optarg);
 			break;
 		case '?':
 			return cmd_usage(&cmd_exec);
@@ -142,14 +272,17 @@ exec_main(int argc, char **argv)
 		fatalx("--add %s: files are added when a guest boots; '%s' is "
 		    "running already (umkit start --add ... -n %s)", o.adds[0],
 		    name, name);
+	if (name != NULL && gdb)
+		fatalx("--gdb starts a guest under gdb; for the running guest "
+		    "'%s': umkit gdb %s", name, name);
 	if (name != NULL)
 		return exec_named(name, timeout_s, in_fd, argv + optind);
-	return exec_fresh(&o, timeout_s, in_fd, argv + optind);
+	return exec_fresh(&o, timeout_s, in_fd, argv + optind, gdb, gdb_batch);
 }
 
 const struct cmd cmd_exec = {
 	.name = "exec",
-	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-t SECONDS] [-A] [-i] [-v] [--add HOSTPATH[:GUESTPATH]]... [NAME] -- CMD [ARGS...]",
+	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-t SECONDS] [-A] [-i] [-v] [--add HOSTPATH[:GUESTPATH]]... [--gdb | --gdb-x FILE] [NAME] -- CMD [ARGS...]",
 	.help =
 "Boot a fresh guest, run CMD in it, and exit with CMD's status; or, with\n"
 "NAME, run CMD in the running guest NAME.  CMD's stdout and stderr arrive\n"
@@ -168,6 +301,10 @@ const struct cmd cmd_exec = {
 "  --add HOSTPATH[:GUESTPATH]\n"
 "              put a host file or directory into the guest (repeatable;\n"
 "              not with NAME)\n"
+"  --gdb       run the fresh guest under gdb, stopped at the kernel\n"
+"              binary's first instruction (interactive; see umkit gdb)\n"
+"  --gdb-x FILE  the same with FILE's gdb commands, non-interactively;\n"
+"              when they end gdb detaches and the guest runs on\n"
 "\n"
 "Added files keep their permission bits and are owned by root.  Without\n"
 "GUESTPATH a file goes to /usr/local/bin/ (on the guest's PATH) and a\n"
@@ -178,7 +315,9 @@ const struct cmd cmd_exec = {
 "\n"
 "Exit status: CMD's own (128+N if it died of signal N, 126 not\n"
 "executable, 127 not found); 123 the guest kernel panicked (its panic\n"
-"lines are printed); 124 timed out; 125 umkit's own error.\n"
+"lines are printed, with file:line for a kernel with debug info); 124\n"
+"timed out; 125 umkit's own error.  A kernel warning (WARN) while CMD ran\n"
+"is printed the same way; the status stays CMD's.\n"
 "\n"
 "Examples:\n"
 "  umkit exec -- cat /sys/kernel/mm/lru_gen/enabled\n"

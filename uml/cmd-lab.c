@@ -55,30 +55,14 @@ labs_dir(void)
 	return e != NULL ? xstrdup(e) : top_path("labs");
 }
 
-/* The per-user state directory, made on demand. */
+/* The per-user state directory, made on demand (private when installed). */
 char *
 lab_state_dir(const char *sub)
 {
-	const char	*x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
-	char		*base, *d, *p;
+	char	*d = xasprintf("%s/%s", kit()->state, sub);
 
-	if (x != NULL && *x == '/')
-		base = xasprintf("%s/umkit", x);
-	else if (h != NULL && *h == '/')
-		base = xasprintf("%s/.local/state/umkit", h);
-	else
-		base = xasprintf("/tmp/umkit-state-%d", (int)getuid());
-	d = xasprintf("%s/%s", base, sub);
-	/* mkdir -p */
-	for (p = d + 1; *p != '\0'; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(d, 0755);
-			*p = '/';
-		}
-	}
-	mkdir(d, 0755);
-	free(base);
+	if (mkdir_p(d, kit()->installed ? 0700 : 0755) < 0)
+		fatal("cannot create %s", d);
 	return d;
 }
 
@@ -94,6 +78,8 @@ lab_env(void)
 		pd = getenv("UMKIT_PATCHES") ? xstrdup(getenv("UMKIT_PATCHES")) :
 		    top_path("patches");
 		e.patches_dir = pd;
+		if (getenv("UMKIT_PATCHES") == NULL)
+			e.own_patches_dir = kit()->own_patches;
 		kp = getenv("UMKIT_KERNEL_KEYS") ? xstrdup(getenv("UMKIT_KERNEL_KEYS")) :
 		    top_path("labs/kernel-keys");
 		if (lab_keys_load(kp, &e, err, sizeof err) < 0)

@@ -10,38 +10,16 @@
 #include "umkit.h"
 #include "util.h"
 
-/* Value of key in "key=value" lines, copied into out. */
-static const char *
-info_get(const char *text, const char *key, char *out, size_t size)
-{
-	const char	*p = text;
-	size_t		 kl = strlen(key), n;
-
-	snprintf(out, size, "-");
-	while (p != NULL && *p != '\0') {
-		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
-			n = strcspn(p + kl + 1, "\n");
-			snprintf(out, size, "%.*s", (int)n, p + kl + 1);
-			break;
-		}
-		p = strchr(p, '\n');
-		if (p != NULL)
-			p++;
-	}
-	return out;
-}
-
 /* umkit list */
 static int
 list_main(int argc, char **argv)
 {
 	const char	*f[] = { "info", NULL };
-	char		*top, *r, a[64], b[64], c[64], d[64], e[64];
+	char		*r, *rel, *mnt, a[64], b[64], c[64], d[64], e[64];
 	struct dirent	**nl;
 	int		 n, i, shown = 0;
 
-	top = xasprintf("%s/run", top_dir());
-	n = scandir(top, &nl, NULL, alphasort);
+	n = scandir(kit()->run, &nl, NULL, alphasort);
 	for (i = 0; i < n; i++) {
 		const char *name = nl[i]->d_name;
 
@@ -51,12 +29,16 @@ list_main(int argc, char **argv)
 			if (shown++ == 0)
 				printf("%-16s %-12s %4s %7s %-9s %8s  %s\n", "NAME",
 				    "VARIANT", "CPUS", "MEM", "STATE", "UPTIME", "MIRROR");
-			printf("%-16s %-12s %4s %6sM %-9s %7ss  run/%s/mnt\n", name,
-			    info_get(r, "variant", a, sizeof a),
-			    info_get(r, "cpus", b, sizeof b),
-			    info_get(r, "mem_mb", c, sizeof c),
-			    info_get(r, "state", d, sizeof d),
-			    info_get(r, "uptime_s", e, sizeof e), name);
+			rel = xasprintf("%s/mnt", name);
+			mnt = run_shown(rel);
+			printf("%-16s %-12s %4s %6sM %-9s %7ss  %s\n", name,
+			    ctl_field(r, "variant", a, sizeof a),
+			    ctl_field(r, "cpus", b, sizeof b),
+			    ctl_field(r, "mem_mb", c, sizeof c),
+			    ctl_field(r, "state", d, sizeof d),
+			    ctl_field(r, "uptime_s", e, sizeof e), mnt);
+			free(mnt);
+			free(rel);
 			free(r);
 		}
 		free(nl[i]);
@@ -65,7 +47,6 @@ list_main(int argc, char **argv)
 		free(nl);
 	if (shown == 0)
 		printf("no guests running\n");
-	free(top);
 	return 0;
 }
 

@@ -191,3 +191,24 @@ ctl_exec_io(const char *name, char *const argv[], int timeout_s, int in_fd,
 	free(r);
 	return rc;
 }
+
+/* Value of key in "key=value" lines, copied into out. */
+const char *
+ctl_field(const char *text, const char *key, char *out, size_t size)
+{
+	const char	*p = text;
+	size_t		 kl = strlen(key), n;
+
+	snprintf(out, size, "-");
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			n = strcspn(p + kl + 1, "\n");
+			snprintf(out, size, "%.*s", (int)n, p + kl + 1);
+			break;
+		}
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	return out;
+}

@@ -46,4 +46,9 @@ int	ctl_exec_fds(const char *name, char *const argv[], int timeout_s,
 int	ctl_exec_io(const char *name, char *const argv[], int timeout_s,
 	    int in_fd, int out_fd, int err_fd, int *status);
 
+/* The value of key in an info reply's key=value lines, copied into out
+ * ("-" when absent); returns out. */
+const char *ctl_field(const char *text, const char *key, char *out,
+	    size_t size);
+
 #endif

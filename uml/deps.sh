@@ -30,8 +30,10 @@ gnuplot-nox          charts of umkit smoke/compare --plot and umkit plot (PNG, S
 tmux                 driving the TUI in tests
 util-linux           setarch, flock
 procps               pgrep and kill for the tests
+gdb                  umkit gdb: the debugger on a guest kernel (docs/debugging.md)
 e2fsprogs            mke2fs: the guest scratch disk template (uml/mkdisk.sh)
 ca-certificates      fetching the kernel package over https
+dpkg-dev             make deb (dpkg-shlibdeps, dpkg-gencontrol); its test in make test
 "
 if [ "${1:-}" = fuzz ]; then
 	PKGS="$PKGS

@@ -63,10 +63,11 @@ static char *
 template(long mb)
 {
 	struct stat	 ts, ss;
-	char		*t, *script;
+	char		*t, *script, rel[64];
 	int		 stale;
 
-	t = xasprintf("%s/build/disk/ext4-%ldM.img", top_dir(), mb);
+	snprintf(rel, sizeof rel, "build/disk/ext4-%ldM.img", mb);
+	t = top_path(rel);
 	script = top_path("uml/mkdisk.sh");
 	stale = stat(t, &ts) < 0 ||
 	    (stat(script, &ss) == 0 && ss.st_mtime > ts.st_mtime);

@@ -3,11 +3,19 @@
 #
 #   fetch-source.sh           print the path of the unpacked pristine tree,
 #                             downloading and unpacking it first if needed
+#   fetch-source.sh --shared  (an administrator, once) the same into the
+#                             shared cache, readable by every user; the
+#                             downloaded package is deleted afterwards
 #
 # Nothing is installed and the system's apt sources are not touched: apt
 # runs with its own sources list, lists and archive directories under
 # $UMKIT_CACHE/apt.  The unpacked tree is made read-only so that nothing
 # (the kit included) can modify it by accident.
+#
+# A pinned tree in the shared cache ($UMKIT_SHARED_CACHE, default
+# /var/cache/umkit: src/linux-VERSION) is used as it is, read-only, before
+# the user's own cache is even created: on a classroom server the
+# administrator fetches once and no student downloads 165 MB.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,10 +23,35 @@ here=$(cd "$(dirname "$0")" && pwd)
 # HOME may be unset (cron, CI): take the user's home from passwd.
 : "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
-apt="$cache/apt"
-src="$cache/src"
+shared=${UMKIT_SHARED_CACHE:-/var/cache/umkit}
 
 die() { echo "umkit: fetch-source: $*" >&2; exit 1; }
+
+upstream_of() { echo "$1" | sed 's/-.*//'; }
+# A complete unpacked tree of package version $2 at $1?
+tree_ok() { [ "$(cat "$1/.umkit-pristine" 2>/dev/null)" = "$PACKAGE $2" ]; }
+
+case "${1:-}" in
+--shared)
+	cache=$shared
+	umask 022
+	mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ] ||
+		die "cannot write $cache (the shared cache: run this as root, or set UMKIT_SHARED_CACHE)"
+	;;
+'')
+	t="$shared/src/linux-$(upstream_of "$VERSION")"
+	if tree_ok "$t" "$VERSION"; then
+		echo "$t"
+		exit 0
+	fi
+	;;
+*)
+	echo "usage: fetch-source.sh [--shared]" >&2
+	exit 2
+	;;
+esac
+apt="$cache/apt"
+src="$cache/src"
 
 mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$src"
 # One fetch at a time per cache: two builds starting together would race
@@ -42,7 +75,9 @@ deb_of() { echo "$apt/archives/${PACKAGE}_$(echo "$1" | sed 's/:/%3a/')_all.deb"
 
 sum_ok() { [ -f "$1" ] && echo "$2  $1" | sha256sum -c --status; }
 
-if ! sum_ok "$(deb_of "$want")" "$SHA256"; then
+if tree_ok "$src/linux-$(upstream_of "$want")" "$want"; then
+	: # unpacked already (the package itself may have been deleted)
+elif ! sum_ok "$(deb_of "$want")" "$SHA256"; then
 	apt-get "$@" update >"$apt/update.log" 2>&1 ||
 		die "apt-get update failed (see $apt/update.log)"
 	if ! apt-cache "$@" madison "$PACKAGE" | awk '{print $3}' | grep -qxF "$want"; then
@@ -58,9 +93,9 @@ if ! sum_ok "$(deb_of "$want")" "$SHA256"; then
 		{ rm -f "$(deb_of "$want")"; die "checksum mismatch for $PACKAGE=$want"; }
 fi
 
-upstream=$(echo "$want" | sed 's/-.*//')
+upstream=$(upstream_of "$want")
 tree="$src/linux-$upstream"
-if [ ! -f "$tree/.umkit-pristine" ]; then
+if ! tree_ok "$tree" "$want"; then
 	tmp=$(mktemp -d "$src/.unpack.XXXXXX")
 	trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 	echo "umkit: unpacking $PACKAGE $want" >&2
@@ -68,7 +103,7 @@ if [ ! -f "$tree/.umkit-pristine" ]; then
 		tar -xf - -C "$tmp" --wildcards './usr/src/*.tar.xz'
 	tarball=$(ls "$tmp"/usr/src/*.tar.xz)
 	mkdir "$tmp/t"
-	tar -xJf "$tarball" -C "$tmp/t" --strip-components=1
+	tar -xJf "$tarball" -C "$tmp/t" --strip-components=1 --no-same-owner
 	rm -f "$tarball"
 	echo "$PACKAGE $want" > "$tmp/t/.umkit-pristine"
 	# Read-only files: a hard-linked variant tree cannot write through.
@@ -78,5 +113,11 @@ if [ ! -f "$tree/.umkit-pristine" ]; then
 	mv "$tmp/t" "$tree"
 	chmod -R u+w "$tmp"; rm -rf "$tmp"
 	trap - EXIT INT TERM
+fi
+if [ "${1:-}" = --shared ]; then
+	# Every user reads it; nobody needs the package any more.
+	chmod -R a+rX "$tree"
+	rm -rf "$apt"
+	echo "umkit: fetch-source: $tree is the shared source; users' builds take it from there" >&2
 fi
 echo "$tree"

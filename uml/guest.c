@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,12 +91,75 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	}
 }
 
-/* The kernel for the options, built on first use (always checked with KSRC). */
+/* Length of a variant's patches/ name: VARIANT+debug is VARIANT's. */
+size_t
+guest_variant_len(const char *variant)
+{
+	size_t	n = strlen(variant);
+
+	if (n > 6 && strcmp(variant + n - 6, "+debug") == 0)
+		return n - 6;
+	return n;
+}
+
+/*
+ * Build variant (its patches in vdir) with uml/kbuild.sh, into the kit's
+ * build directory (an installed kit: the user's cache); the kernel's
+ * path as kbuild prints it, or NULL when the build failed.
+ */
+static char *
+kbuild(const char *variant, const char *vdir)
+{
+	char	*script = top_path("uml/kbuild.sh"), *build = top_path("build");
+	char	*pdir = xstrdup(vdir), *slash, buf[PATH_MAX + 2], *out = NULL;
+	size_t	 len = 0;
+	ssize_t	 n;
+	int	 p[2], st;
+	pid_t	 pid;
+
+	if ((slash = strrchr(pdir, '/')) != NULL)
+		*slash = '\0';
+	if (pipe2(p, O_CLOEXEC) < 0)
+		fatal("pipe");
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		fatal("fork");
+	if (pid == 0) {
+		dup2(p[1], STDOUT_FILENO);
+		if (setenv("UMKIT_BUILD", build, 1) < 0 ||
+		    setenv("UMKIT_PATCHES", pdir, 1) < 0)
+			_exit(1);
+		execl("/bin/sh", "sh", script, variant, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while (len < sizeof buf - 1 &&
+	    ((n = read(p[0], buf + len, sizeof buf - 1 - len)) > 0 ||
+	    (n < 0 && errno == EINTR)))
+		len += n > 0 ? (size_t)n : 0;
+	close(p[0]);
+	buf[len] = '\0';
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			fatal("waitpid");
+	buf[strcspn(buf, "\n")] = '\0';
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && buf[0] == '/' &&
+	    access(buf, X_OK) == 0)
+		out = xstrdup(buf);
+	free(script);
+	free(build);
+	free(pdir);
+	return out;
+}
+
+/*
+ * The kernel for the options, built on first use (always checked with
+ * KSRC).  An installed kit's kernels are used as they are.
+ */
 const char *
 guest_kernel(struct guest_opts *o)
 {
-	char	*k, *series, *cmd;
-	int	 st;
+	char	*k, *vdir, *rel;
 
 	if (o->kpath != NULL)
 		return o->kpath;
@@ -104,22 +168,27 @@ guest_kernel(struct guest_opts *o)
 			fatal("-k %s", o->kernel);
 		return o->kpath = xstrdup(o->kernel);
 	}
-	k = xasprintf("%s/build/k/%s/linux", top_dir(), o->variant);
-	/* With KSRC the kernel may be stale against that tree: let kbuild say. */
+	rel = xasprintf("build/k/%s/linux", o->variant);
+	k = top_path(rel);
+	free(rel);
+	/* A built kernel is used as it is, even without its patches (a copy
+	 * of the kit with only the kernel).  With KSRC the kernel may be
+	 * stale against that tree: let kbuild say. */
 	if (access(k, X_OK) == 0 && getenv("KSRC") == NULL)
 		return o->kpath = k;
-	series = xasprintf("%s/patches/%s/series", top_dir(), o->variant);
-	if (access(series, R_OK) < 0)
-		fatalx("no variant '%s' (no %s; see 'umkit variants')", o->variant, series);
-	free(series);
+	free(k);
+	/* VARIANT+debug: VARIANT's patches with uml/debug.config (kbuild.sh). */
+	rel = xasprintf("%.*s", (int)guest_variant_len(o->variant), o->variant);
+	if ((vdir = variant_dir(rel)) == NULL)
+		fatalx("no variant '%s' (no %s/%s/series; see 'umkit variants')",
+		    o->variant, kit()->patches, rel);
+	free(rel);
 	if (getenv("KSRC") == NULL)
 		warnmsg("kernel for variant %s not built yet; building it now",
 		    o->variant);
-	cmd = xasprintf("'%s/uml/kbuild.sh' '%s' >/dev/null", top_dir(), o->variant);
-	st = system(cmd);
-	free(cmd);
-	if (st != 0 || access(k, X_OK) < 0)
+	if ((k = kbuild(o->variant, vdir)) == NULL)
 		fatalx("building variant %s failed (see above)", o->variant);
+	free(vdir);
 	return o->kpath = k;
 }
 
@@ -332,12 +401,21 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 		for (i = disk >= 0 ? 6 : 5; i < 1024; i++)
 			close(i);
 		signal(SIGPIPE, SIG_DFL);
+		/* exec --gdb: wait here for gdb, which catches the exec. */
+		if (o->gdb_stop)
+			raise(SIGSTOP);
 		execv(argv[0], argv);
 		dprintf(2, "umkit: exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	setpgid(pid, pid);
 	g->pid = pid;
+	if (o->gdb_stop) {
+		int	st;
+
+		while (waitpid(pid, &st, WUNTRACED) < 0 && errno == EINTR)
+			;
+	}
 	for (i = 1; i < argc; i++)
 		free(argv[i]);
 	free(initrd);

@@ -28,6 +28,9 @@ struct guest_opts {
 	int		 tmpdir_run;	/* TMPDIR=the run directory for UML
 					   (preflight.h: the usual one fails) */
 	int		 tied;		/* named guests: stop when the starter dies */
+	int		 gdb_stop;	/* exec --gdb: the UML process stops itself
+					   (SIGSTOP) just before its exec, for gdb
+					   to attach; guest_boot waits for that */
 	const char	**adds;		/* --add values (initrd.h), nadds of them */
 	int		 nadds;
 	struct initrd_list *files;	/* what they add, from initrd_prepare() */
@@ -69,6 +72,13 @@ void	 guest_opts_init(struct guest_opts *);
  * Exits with a clear error on a bad value.
  */
 void	 guest_opt(struct guest_opts *, int opt, const char *arg);
+
+/*
+ * The length of variant's name in patches/: VARIANT+debug (VARIANT with
+ * debug info, uml/debug.config, built in build/k/VARIANT+debug) has
+ * VARIANT's patches.
+ */
+size_t	 guest_variant_len(const char *variant);
 
 /*
  * Path of the variant's kernel, building it first (uml/kbuild.sh) when it

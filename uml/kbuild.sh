@@ -2,29 +2,58 @@
 # Build the ARCH=um kernel of one variant.
 #
 #   kbuild.sh VARIANT      prints the path of the built kernel binary
+#   kbuild.sh VARIANT+debug    the same variant with uml/debug.config added
+#                          (DWARF and the kernel's gdb scripts), built
+#                          in its own build/k/VARIANT+debug/
+#   kbuild.sh --tree VARIANT  step 1 only: prints the path of the patched
+#                          tree (a lab's kernel exercise starts from it;
+#                          an installed kit ships kernels, not trees)
 #
 # Steps, each skipped when its inputs did not change:
 #   1. tree    build/k/VARIANT/src: a hard-link farm of the pristine source
-#              with the variant's series applied (all or nothing);
-#   2. config  tinyconfig + uml/umkit.config + patches/VARIANT/config,
-#              merged with the kernel's merge_config.sh, then verified;
+#              (a symlink farm when it is another user's, e.g. the shared
+#              source of an installed kit) with the variant's series
+#              applied (all or nothing);
+#   2. config  tinyconfig + uml/umkit.config + patches/VARIANT/config
+#              (+ uml/debug.config for VARIANT+debug), merged with the
+#              kernel's merge_config.sh, then verified;
 #   3. build   O=build/k/VARIANT/obj with ccache; the kernel is copied to
 #              build/k/VARIANT/linux only after a successful build, and
 #              kept as it was when make changed nothing.
 #
 # Environment: KSRC (own kernel tree, never written to), UMKIT_BUILD (build
-# directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir).
+# directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir),
+# UMKIT_SHARED_CACHE (a shared read-only source and ccache, default
+# /var/cache/umkit, used where present).
+# UMKIT_DEBUG_CONFIG (the fragment of +debug kernels; uml/debug.config).
 # Exit status: 0 ok, 1 usage or environment, 2 patch, 3 config, 4 build.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-build=${UMKIT_BUILD:-$top/build}
-patches=${UMKIT_PATCHES:-$top/patches}
 # HOME may be unset (cron, CI): take the user's home from passwd.
 : "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
+if [ -f "$here/installed" ]; then
+	# An installed kit, here = PREFIX/lib/umkit (read-only): the kit's
+	# variants in PREFIX/share/umkit, the build in the user's cache.
+	build=${UMKIT_BUILD:-$cache/build}
+	patches=${UMKIT_PATCHES:-$(dirname "$top")/share/umkit/patches}
+else
+	build=${UMKIT_BUILD:-$top/build}
+	patches=${UMKIT_PATCHES:-$top/patches}
+fi
+tree_only=
+if [ "${1:-}" = --tree ]; then
+	tree_only=1
+	shift
+fi
 variant=${1:-base}
+# VARIANT+debug: VARIANT's patches, its own build directory, debug info.
+pvariant=${variant%+debug}
+debugcfg=
+# UMKIT_DEBUG_CONFIG: another debug fragment (make bench-debuginfo).
+[ "$pvariant" = "$variant" ] || debugcfg=${UMKIT_DEBUG_CONFIG:-$here/debug.config}
 
 die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
 
@@ -33,16 +62,18 @@ die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
 # (build/k/smoke-tree, or smoke-tree-debug with a debug config), so that
 # the next patch rebuilds only the files the two patch sets touch; its
 # kernel is copied to build/smoke/HASH/linux.
-case $variant in
+case $pvariant in
 smoke-*)
-	pdir="$build/smoke/${variant#smoke-}"
+	[ -z "$debugcfg" ] ||
+		die 1 "no variant '$variant': a smoke kernel's debug build is 'umkit smoke --debug'"
+	pdir="$build/smoke/${pvariant#smoke-}"
 	# A patch under test applies exactly, as git am would (no fuzz).
 	fuzz=--fuzz=0
 	if [ -f "$pdir/config" ]; then vdir="$build/k/smoke-tree-debug"; else vdir="$build/k/smoke-tree"; fi ;;
-*)	pdir="$patches/$variant" vdir="$build/k/$variant" fuzz= ;;
+*)	pdir="$patches/$pvariant" vdir="$build/k/$variant" fuzz= ;;
 esac
-[ -f "$pdir/series" ] ||
-	die 1 "no variant '$variant' (no $pdir/series; see 'umkit variants')"
+[ -n "$pvariant" ] && [ -f "$pdir/series" ] ||
+	die 1 "no variant '$pvariant' (no $pdir/series; see 'umkit variants')"
 
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/arch/um" ] ||
@@ -101,7 +132,12 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	new="$vdir/src.new"
 	rm -rf "$new"
 	trap 'rm -rf "$new"' EXIT INT TERM
-	cp -al "$pristine" "$new" 2>/dev/null || { rm -rf "$new"; cp -a "$pristine" "$new"; }
+	# Hard links, else symbolic ones: a shared source owned by another
+	# user cannot be hard-linked (fs.protected_hardlinks), and a copy of
+	# it would be 1.3 GB per user.  A copy is the last resort.
+	cp -al "$pristine" "$new" 2>/dev/null ||
+		{ rm -rf "$new"; cp -as "$pristine" "$new" 2>/dev/null; } ||
+		{ rm -rf "$new"; cp -a "$pristine" "$new"; }
 	rm -f "$new/.umkit-stamp" "$new/.umkit-patched"
 	: > "$new/.umkit-patched"
 	for p in $(series_patches); do
@@ -134,10 +170,16 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	trap - EXIT INT TERM
 fi
 
+if [ -n "$tree_only" ]; then
+	echo "$tree"
+	exit 0
+fi
+
 # --- 2. config -------------------------------------------------------------
 # The fragments, as the positional parameters (each quoted where used).
 set -- "$here/umkit.config"
 [ ! -f "$pdir/config" ] || set -- "$@" "$pdir/config"
+[ -z "$debugcfg" ] || set -- "$@" "$debugcfg"
 cstamp=$(cat "$tree/.umkit-stamp" "$@" | sha256sum | cut -c1-16)
 cfg="$vdir/cfg"
 mk() { make -s -C "$tree" ARCH=um "$@"; }
@@ -179,6 +221,12 @@ export CCACHE_NOHASHDIR=1
 export CCACHE_DEPEND=1
 export CCACHE_COMPILERCHECK=content
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+# A classroom's shared ccache (uml/shared-cache.sh fills it once), read
+# only: each user's own ccache stays theirs, and starts full of hits.
+shared_cc=${UMKIT_SHARED_CACHE:-/var/cache/umkit}/ccache
+if [ -d "$shared_cc" ] && [ "$(cd "$shared_cc" && pwd -P)" != "$(mkdir -p "$CCACHE_DIR" && cd "$CCACHE_DIR" && pwd -P)" ]; then
+	export CCACHE_SECONDARY_STORAGE="file:$shared_cc|read-only"
+fi
 export KBUILD_BUILD_TIMESTAMP="umkit" KBUILD_BUILD_USER=umkit KBUILD_BUILD_HOST=umkit
 cc="gcc"
 command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
@@ -200,12 +248,18 @@ ident() { stat -c '%d:%i %.9Y %s' "$1" 2>/dev/null || true; }
 rm -f "$vdir/linux.new" "$vdir/linux.prev"
 trap 'rm -f "$vdir/linux.new" "$vdir/linux.prev"' EXIT INT TERM
 before=$(ident "$obj/linux")
+# How long make took, once the lock was ours (make bench-debuginfo).
+t0=$(date +%s.%N)
 [ ! -f "$vdir/linux" ] || mv -f "$vdir/linux" "$vdir/linux.prev"
-if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" linux > "$vdir/build.log" 2>&1; then
+# A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
+targets=linux
+[ -z "$debugcfg" ] || targets="linux scripts_gdb"
+if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1; then
 	tail -n 25 "$vdir/build.log" >&2
 	die 4 "variant $variant: kernel build failed (full log: $vdir/build.log)"
 fi
 after=$(ident "$obj/linux")
+awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$vdir/build.secs"
 if [ -n "$before" ] && [ "$before" = "$after" ] && [ -f "$vdir/linux.prev" ] &&
     [ "$(cat "$vdir/linux.from" 2>/dev/null)" = "$after" ]; then
 	mv -f "$vdir/linux.prev" "$vdir/linux"

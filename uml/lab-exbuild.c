@@ -12,7 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "guest.h"
 #include "lab-ex.h"
 #include "util.h"
 
@@ -41,17 +40,67 @@ mkdirs(const char *dir)
 	free(d);
 }
 
+/*
+ * The patched source tree of the variant of lab's kernel exercise,
+ * allocated (top_dir()/build/k/VARIANT/src: an installed kit's is in the
+ * user's cache), made by kbuild.sh --tree when it is not there: the kit's
+ * kernels, installed ones above all, come without their trees.  NULL
+ * when that failed (kbuild said why).
+ */
+static char *
+variant_tree(const struct lab *l)
+{
+	char	*tree, *stamp, *vdir, *script, *cmd, *pdir;
+	int	 st;
+
+	tree = xasprintf("%s/build/k/%s/src", top_dir(), l->ex_variant);
+	stamp = xasprintf("%s/.umkit-stamp", tree);
+	if (access(stamp, R_OK) == 0) {
+		free(stamp);
+		return tree;
+	}
+	free(stamp);
+	if ((vdir = variant_dir(l->ex_variant)) == NULL) {
+		warnmsg("lab %s: no variant '%s'", l->name, l->ex_variant);
+		free(tree);
+		return NULL;
+	}
+	pdir = xstrdup(vdir);
+	*strrchr(pdir, '/') = '\0';
+	script = top_path("uml/kbuild.sh");
+	fprintf(stderr, "umkit: lab %s: preparing the source of variant %s\n",
+	    l->name, l->ex_variant);
+	cmd = xasprintf("UMKIT_BUILD='%s/build' UMKIT_PATCHES='%s' "
+	    "sh '%s' --tree '%s' >/dev/null", top_dir(), pdir, script,
+	    l->ex_variant);
+	st = system(cmd);
+	free(cmd);
+	free(script);
+	free(pdir);
+	free(vdir);
+	if (st != 0) {
+		warnmsg("lab %s: cannot prepare the source of variant %s (see above)",
+		    l->name, l->ex_variant);
+		free(tree);
+		return NULL;
+	}
+	return tree;
+}
+
 /* Write the skeleton of lab's exercise to dst; 0 or -1 (said why). */
 static int
 write_skeleton(const struct lab *l, const char *dst)
 {
-	char	*sol, *sk, err[256], *src;
+	char	*sol, *sk, err[256], *src, *tree;
 
 	if (l->ex_kind == LEX_PROGRAM)
 		src = xstrdup(l->ex_file);
-	else
-		src = xasprintf("%s/build/k/%s/src/%s", top_dir(), l->ex_variant,
-		    l->ex_path);
+	else {
+		if ((tree = variant_tree(l)) == NULL)
+			return -1;
+		src = xasprintf("%s/%s", tree, l->ex_path);
+		free(tree);
+	}
 	if ((sol = read_text(src)) == NULL) {
 		warnmsg("%s: %s", src, strerror(errno));
 		free(src);
@@ -78,22 +127,56 @@ write_skeleton(const struct lab *l, const char *dst)
 	return 0;
 }
 
-/* Build the student's (or the solution's) program for the guest. */
-static int
-build_program(const struct lab *l, const char *src, const char *outdir,
-    struct ex_build *b)
+/* The name of lab's program in the guest, allocated: 04-twothreads.c is
+ * twothreads. */
+static char *
+program_name(const struct lab *l)
 {
 	const char	*b0 = base_name(l->ex_file);
-	char		*name, *bin;
-	char		*argv[10];
-	int		 n = 0;
+	char		*name;
 
-	/* 04-twothreads.c is the program twothreads */
 	b0 += strspn(b0, "0123456789");
 	if (*b0 == '-' && b0 != base_name(l->ex_file))
 		b0++;
 	name = xstrdup(b0);
 	name[strlen(name) - 2] = '\0';
+	return name;
+}
+
+/*
+ * The solution's program as an installed kit ships it (PREFIX/lib/umkit/
+ * exercise/NAME, built by make): without --exercise, nothing is compiled
+ * at run time.  0 when there is one (b->add set), else -1.
+ */
+static int
+shipped_program(const struct lab *l, struct ex_build *b)
+{
+	char	*name, *bin;
+	int	 r = -1;
+
+	if (!kit()->installed)
+		return -1;
+	name = program_name(l);
+	bin = xasprintf("%s/exercise/%s", kit()->lib, name);
+	if (access(bin, X_OK) == 0) {
+		b->add = xasprintf("%s:/usr/local/bin/%s", bin, name);
+		r = 0;
+	}
+	free(bin);
+	free(name);
+	return r;
+}
+
+/* Build the student's (or the solution's) program for the guest. */
+static int
+build_program(const struct lab *l, const char *src, const char *outdir,
+    struct ex_build *b)
+{
+	char		*name, *bin;
+	char		*argv[10];
+	int		 n = 0;
+
+	name = program_name(l);
 	bin = xasprintf("%s/%s", outdir, name);
 	argv[n++] = "gcc";
 	argv[n++] = "-static";
@@ -149,7 +232,10 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 	vdir = xasprintf("%s/%s", pdir, vname);
 	rm_tree(vdir);
 	mkdirs(vdir);
-	from = xasprintf("%s/patches/%s", top_dir(), l->ex_variant);
+	if ((from = variant_dir(l->ex_variant)) == NULL) {
+		warnmsg("lab %s: no variant '%s'", l->name, l->ex_variant);
+		return -1;
+	}
 	series = xasprintf("%s/series", from);
 	if ((s = read_text(series)) == NULL) {
 		warnmsg("%s: %s", series, strerror(errno));
@@ -183,7 +269,10 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 	free(s);
 	free(to);
 	/* the student's change on top, unless there is none */
-	orig = xasprintf("%s/build/k/%s/src/%s", top_dir(), l->ex_variant, l->ex_path);
+	if ((line = variant_tree(l)) == NULL)
+		return -1;
+	orig = xasprintf("%s/%s", line, l->ex_path);
+	free(line);
 	patch = xasprintf("%s/zz-exercise.patch", vdir);
 	cmd = xasprintf("diff -u --label 'a/%s' --label 'b/%s' '%s' '%s' > '%s'",
 	    l->ex_path, l->ex_path, orig, src, patch);
@@ -208,8 +297,10 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 	free(to);
 	fprintf(stderr, "umkit: lab %s: building the kernel with your %s "
 	    "(a minute or two)\n", l->name, base_name(l->ex_path));
-	cmd = xasprintf("UMKIT_PATCHES='%s' '%s/uml/kbuild.sh' '%s' >/dev/null",
-	    pdir, top_dir(), vname);
+	s = top_path("uml/kbuild.sh");
+	cmd = xasprintf("UMKIT_BUILD='%s/build' UMKIT_PATCHES='%s' sh '%s' '%s' "
+	    ">/dev/null", top_dir(), pdir, s, vname);
+	free(s);
 	st = system(cmd);
 	free(cmd);
 	if (st != 0) {
@@ -250,20 +341,14 @@ ex_prepare(const struct lab *l, const char *dir, const char *outdir,
 		/* The solution: what make test grades. */
 		if (l->ex_kind == LEX_KERNEL)
 			return 0;	/* the variant itself */
+		if (shipped_program(l, b) == 0)
+			return 0;
 		return build_program(l, l->ex_file, outdir, b) < 0 ? 2 : 0;
 	}
 	mkdirs(dir);
 	src = xasprintf("%s/%s", dir, file);
 	if (access(src, F_OK) < 0) {
-		if (l->ex_kind == LEX_KERNEL) {
-			struct guest_opts	o;
-
-			/* the variant's tree holds the file to start from */
-			guest_opts_init(&o);
-			o.variant = l->ex_variant;
-			guest_kernel(&o);
-			free(o.kpath);
-		}
+		/* a kernel exercise starts from the variant's tree (variant_tree) */
 		if (write_skeleton(l, src) < 0) {
 			free(src);
 			return 2;

@@ -431,6 +431,29 @@ lexpr_specs(const struct lexpr *e,
 	lexpr_specs(e->b, fn, arg);
 }
 
+/* Walk the {{EXPR}}s of text. */
+int
+lexpr_interp(const char *text, void (*fn)(const char *, const struct lexpr *,
+    const char *, void *), void *arg)
+{
+	const char	*q = text, *e;
+	char		 err[LAB_ERR_LEN], *x;
+	struct lexpr	*ex;
+
+	while ((q = strstr(q, "{{")) != NULL) {
+		if ((e = strstr(q + 2, "}}")) == NULL)
+			return -1;
+		x = xasprintf("%.*s", (int)(e - q - 2), q + 2);
+		err[0] = '\0';
+		ex = lexpr_parse(x, err);
+		fn(x, ex, err, arg);
+		lexpr_free(ex);
+		free(x);
+		q = e + 2;
+	}
+	return 0;
+}
+
 /* The operator as written. */
 const char *
 lcmp_str(enum lcmp c)

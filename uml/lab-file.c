@@ -286,29 +286,40 @@ cond_here(struct lp *p, const char *text)
 }
 
 static void	key_ref(const char *spec, const char *mark, void *arg);
+static void	check_refs_expr(struct lp *, const struct lexpr *);
 
-/* Check every {{EXPR}} in text parses and names known keys. */
+struct interpctx {
+	struct lp	*p;
+	bool		 refs;
+};
+
+/* lexpr_interp() callback: the parse error, the keys, the references. */
 static void
-check_interp(struct lp *p, const char *text)
+interp_one(const char *src, const struct lexpr *e, const char *err, void *arg)
 {
-	const char	*q = text, *e;
-	char		 err[LAB_ERR_LEN], *x;
-	struct lexpr	*ex;
+	struct interpctx	*c = arg;
 
-	while ((q = strstr(q, "{{")) != NULL) {
-		if ((e = strstr(q + 2, "}}")) == NULL) {
-			PERR(p, "'{{' without '}}'");
-			return;
-		}
-		x = xasprintf("%.*s", (int)(e - q - 2), q + 2);
-		if ((ex = lexpr_parse(x, err)) == NULL)
-			PERR(p, "{{%s}}: %s", x, err);
-		else
-			lexpr_specs(ex, key_ref, p);
-		lexpr_free(ex);
-		free(x);
-		q = e + 2;
+	if (e == NULL) {
+		PERR(c->p, "{{%s}}: %s", src, err);
+		return;
 	}
+	if (c->refs)
+		check_refs_expr(c->p, e);	/* the keys too */
+	else
+		lexpr_specs(e, key_ref, c->p);
+}
+
+/*
+ * Check every {{EXPR}} in text parses and names known keys, and with
+ * refs that the marks and results it names exist.
+ */
+static void
+check_interp(struct lp *p, const char *text, bool refs)
+{
+	struct interpctx	c = { p, refs };
+
+	if (lexpr_interp(text, interp_one, &c) < 0)
+		PERR(p, "'{{' without '}}'");
 }
 
 /* Remember the workloads a command runs (its first word's basename, and
@@ -391,20 +402,31 @@ ask_opt(struct lp *p, const char *name, const char *val, void *arg)
 	}
 }
 
-/* Whether name is a variant: patches/NAME/series exists. */
+/* Whether name is a variant: patches/NAME/series exists, or the user's
+ * (NAME+debug too). */
 static bool
 variant_exists(const struct lab_env *env, const char *name)
 {
 	char	*s;
 	bool	 ok;
+	size_t	 n;
 
 	if (env == NULL || env->patches_dir == NULL)
 		return true;
 	if (strchr(name, '/') != NULL || name[0] == '.')
 		return false;
-	s = xasprintf("%s/%s/series", env->patches_dir, name);
-	ok = access(s, R_OK) == 0;
+	/* NAME+debug: NAME's kernel with debug info (uml/kbuild.sh). */
+	n = strlen(name);
+	if (n > 6 && strcmp(name + n - 6, "+debug") == 0)
+		n -= 6;
+	s = xasprintf("%s/%.*s/series", env->patches_dir, (int)n, name);
+	ok = n > 0 && access(s, R_OK) == 0;
 	free(s);
+	if (!ok && env->own_patches_dir != NULL) {
+		s = xasprintf("%s/%.*s/series", env->own_patches_dir, (int)n, name);
+		ok = access(s, R_OK) == 0;
+		free(s);
+	}
 	return ok;
 }
 
@@ -760,26 +782,6 @@ check_results(struct lp *p, const struct lexpr *e)
 	check_results(p, e->b);
 }
 
-static void	check_refs_expr(struct lp *, const struct lexpr *);
-
-/* The marks and results of every {{EXPR}} in text must exist. */
-static void
-check_interp_refs(struct lp *p, const char *text)
-{
-	const char	*q = text, *e;
-	char		 err[LAB_ERR_LEN], *x;
-	struct lexpr	*ex;
-
-	while ((q = strstr(q, "{{")) != NULL && (e = strstr(q + 2, "}}")) != NULL) {
-		x = xasprintf("%.*s", (int)(e - q - 2), q + 2);
-		if ((ex = lexpr_parse(x, err)) != NULL)
-			check_refs_expr(p, ex);
-		lexpr_free(ex);
-		free(x);
-		q = e + 2;
-	}
-}
-
 /* Validate the references of a condition. */
 static void
 check_refs(struct lp *p, const struct lcond *c)
@@ -869,15 +871,37 @@ step_line(struct lp *p, const char *kw, const char *rest)
 		if (*rest == '\0')
 			PERR(p, "%s: a guest command expected", kw);
 		a->text = expand_lets(p, rest);
-		check_interp(p, a->text);
+		check_interp(p, a->text, false);
 		note_workload(p, rest);
+	} else if (strcmp(kw, "gdb") == 0) {
+		char	*dir = xstrdup(p->path), *slash = strrchr(dir, '/');
+
+		a = new_act(p, LA_GDB);
+		a->timeout_s = 30;
+		options(p, &rest, "timeout", act_opt, a);
+		if (slash != NULL)
+			slash[1] = '\0';
+		else
+			dir[0] = '\0';
+		if (!word(&rest, w, sizeof w) || *rest != '\0')
+			PERR(p, "gdb: want 'gdb [timeout=S] FILE' (gdb commands, "
+			    "beside the lab file)");
+		else {
+			a->path = xasprintf("%s%s", dir, w);
+			if (p->env != NULL && p->env->patches_dir != NULL &&
+			    access(a->path, R_OK) < 0)
+				PERR(p, "gdb %s: %s", w, strerror(errno));
+		}
+		free(dir);
+		/* Its "gdb: key=value" lines are result(gdb.KEY). */
+		push_str(&p->wl, &p->nwl, "gdb");
 	} else if (strcmp(kw, "write") == 0) {
 		a = new_act(p, LA_WRITE);
 		if (!word(&rest, w, sizeof w) || w[0] != '/')
 			PERR(p, "write: want 'write /GUEST/PATH TEXT'");
 		a->path = xstrdup(w);
 		a->text = expand_lets(p, rest);
-		check_interp(p, a->text);
+		check_interp(p, a->text, false);
 	} else if (strcmp(kw, "wait") == 0) {
 		a = new_act(p, LA_WAIT);
 		a->timeout_s = 30;
@@ -923,8 +947,7 @@ step_line(struct lp *p, const char *kw, const char *rest)
 		if (*rest == '\0')
 			PERR(p, "show: the text expected (values as {{EXPR}})");
 		a->text = expand_lets(p, rest);
-		check_interp(p, a->text);
-		check_interp_refs(p, a->text);
+		check_interp(p, a->text, true);
 	} else if (strcmp(kw, "sleep") == 0) {
 		a = new_act(p, LA_SLEEP);
 		if ((a->timeout_s = duration(rest)) < 0 || a->timeout_s > 600)

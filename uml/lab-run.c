@@ -20,10 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "ctl.h"
+#include "gdb.h"
 #include "guest.h"
 #include "initrd.h"
 #include "lab-ex.h"
@@ -79,22 +81,21 @@ mark_one(const char *spec, const char *mark, void *arg)
 	k->ok = env_now(s, spec, &k->v, k->err) == 0;
 }
 
+/* lexpr_interp() callback: the deltas of one {{EXPR}}. */
+static void
+mark_interp_one(const char *src, const struct lexpr *e, const char *err, void *m)
+{
+	(void)src;
+	(void)err;
+	if (e != NULL)
+		lexpr_specs(e, mark_one, m);
+}
+
 /* The deltas inside the {{EXPR}}s of a line, for take_mark. */
 static void
 mark_interp(const char *text, struct markctx *m)
 {
-	const char	*q = text, *e;
-	char		 err[LAB_ERR_LEN], *x;
-	struct lexpr	*ex;
-
-	while ((q = strstr(q, "{{")) != NULL && (e = strstr(q + 2, "}}")) != NULL) {
-		x = xasprintf("%.*s", (int)(e - q - 2), q + 2);
-		if ((ex = lexpr_parse(x, err)) != NULL)
-			lexpr_specs(ex, mark_one, m);
-		lexpr_free(ex);
-		free(x);
-		q = e + 2;
-	}
+	lexpr_interp(text, mark_interp_one, m);
 }
 
 /* Take mark name ("" is the step's start) for every delta of the step. */
@@ -300,8 +301,12 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	    o.cpus == 1 ? "" : "s", o.mem_mb);
 	rc = supervisor_start(s->gname, &o, 1);
 	if (rc != 0) {
+		char	*rel = xasprintf("log/%s.log", s->gname), *log = run_shown(rel);
+
 		snprintf(s->fatal, sizeof s->fatal, "the %s guest did not boot "
-		    "(console: run/log/%s.log)", variant, s->gname);
+		    "(console: %s)", variant, log);
+		free(log);
+		free(rel);
 		return -1;
 	}
 	s->up = true;
@@ -467,7 +472,11 @@ log_panic(struct lab_sess *s)
 	char	*log = run_log(s->gname), *t, *p, *nl;
 
 	if ((t = guest_log_panic(log, 24)) != NULL) {
-		s->log_line(s, "the guest's console (run/log/lab-%s.log):", s->lab->name);
+		char	*rel = xasprintf("log/lab-%s.log", s->lab->name), *shown = run_shown(rel);
+
+		s->log_line(s, "the guest's console (%s):", shown);
+		free(shown);
+		free(rel);
 		for (p = t; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
 			nl = strchr(p, '\n');
 			s->log_line(s, "  %.*s", nl ? (int)(nl - p) : (int)strlen(p), p);
@@ -719,6 +728,178 @@ do_show(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 	return 0;
 }
 
+/* ---- gdb on the guest's kernel (a gdb action) -------------------------- */
+
+struct lab_gdb {
+	pid_t			 child;		/* gdb */
+	pid_t			 uml;		/* the kernel it is attached to */
+	struct gdb_kernel	 k;
+	char			*setup;
+	const struct lact	*act;
+	long long		 deadline;	/* ms: then gdb is killed */
+	int			 fd;		/* gdb's output */
+	pthread_t		 th;
+	pthread_mutex_t		 mu;
+	char			*buf;		/* guarded by mu */
+	size_t			 len;
+	bool			 eof;
+};
+
+/* Collect gdb's output until it closes. */
+static void *
+gdb_reader(void *arg)
+{
+	struct lab_gdb	*g = arg;
+	char		 tmp[4096];
+	ssize_t		 n;
+
+	for (;;) {
+		n = read(g->fd, tmp, sizeof tmp);
+		if (n < 0 && errno == EINTR)
+			continue;
+		pthread_mutex_lock(&g->mu);
+		if (n > 0 && g->len + (size_t)n < OUT_KEEP) {
+			g->buf = xrealloc(g->buf, g->len + n + 1);
+			memcpy(g->buf + g->len, tmp, n);
+			g->len += n;
+			g->buf[g->len] = '\0';
+		}
+		if (n <= 0)
+			g->eof = true;
+		pthread_mutex_unlock(&g->mu);
+		if (n <= 0)
+			break;
+	}
+	return NULL;
+}
+
+/* Whether gdb printed marker yet (1), ended without it (-1), or not (0). */
+static int
+gdb_seen(struct lab_gdb *g, const char *marker)
+{
+	int	r;
+
+	pthread_mutex_lock(&g->mu);
+	r = g->buf != NULL && strstr(g->buf, marker) != NULL ? 1 : g->eof ? -1 : 0;
+	pthread_mutex_unlock(&g->mu);
+	return r;
+}
+
+/* Whether this host can run a step's gdb: NULL, or why not. */
+static const char *
+gdb_missing(void)
+{
+	const char	*gdb = getenv("UMKIT_GDB") ? getenv("UMKIT_GDB") : "gdb";
+	char		*cmd = xasprintf("command -v '%s' >/dev/null 2>&1", gdb);
+	int		 st = system(cmd);
+
+	free(cmd);
+	return st == 0 ? NULL : "gdb is not installed (uml/deps.sh installs it)";
+}
+
+/*
+ * End the step's gdb: wait for it (until its timeout, then kill it, which
+ * lets the kernel run on), show its output, keep it for result(gdb.KEY).
+ */
+static int
+gdb_finish(struct lab_sess *s, const struct lstep *st)
+{
+	struct lab_gdb	*g = s->gdb;
+	char		*out;
+	int		 rc, killed = 0;
+
+	if (g == NULL)
+		return 0;
+	s->gdb = NULL;
+	while (gdb_seen(g, "\001never") == 0 && now_ms() < g->deadline &&
+	    !stopped(s))
+		usleep(20000);
+	if (gdb_seen(g, "\001never") == 0) {
+		kill(g->child, SIGKILL);
+		killed = 1;
+	}
+	rc = gdb_wait(g->child, g->uml);
+	pthread_join(g->th, NULL);
+	close(g->fd);
+	out = g->buf != NULL ? g->buf : xstrdup("");
+	s->log_output(s, out, "");
+	keep_out(s, out);
+	unlink(g->setup);
+	free(g->setup);
+	gdb_kernel_free(&g->k);
+	pthread_mutex_destroy(&g->mu);
+	if (killed)
+		act_failed(s, st, g->act, "gdb %s: still running after %.0f s "
+		    "(timeout=); killed, the kernel runs on", g->act->path,
+		    g->act->timeout_s * s->slow);
+	else if (rc != 0)
+		act_failed(s, st, g->act, "gdb %s: exit status %d", g->act->path, rc);
+	free(g);
+	return killed || rc != 0 ? -1 : 0;
+}
+
+/*
+ * Attach gdb to the guest's kernel with the action's script, in batch
+ * mode, and return once the script printed "umkit-gdb: ready" (its
+ * breakpoints are set and the kernel runs again): the step's next
+ * actions then drive the kernel into them.
+ */
+static int
+do_gdb(struct lab_sess *s, const struct lstep *st, const struct lact *a)
+{
+	const char	*f[] = { "info", NULL };
+	struct lab_gdb	*g;
+	char		*r, pid[32], kernel[4096], *dir;
+	int		 p[2], seen;
+	long long	 ready_by;
+
+	if (gdb_finish(s, st) < 0)
+		return -1;
+	if ((r = ctl_call(s->gname, f, NULL, 0, NULL)) == NULL) {
+		act_failed(s, st, a, "gdb: the guest's supervisor does not answer");
+		return -1;
+	}
+	ctl_field(r, "uml_pid", pid, sizeof pid);
+	ctl_field(r, "kernel", kernel, sizeof kernel);
+	free(r);
+	g = xcalloc(1, sizeof *g);
+	g->act = a;
+	g->uml = strtol(pid, NULL, 10);
+	if (g->uml <= 1 || gdb_kernel_find(kernel, &g->k) < 0) {
+		act_failed(s, st, a, "gdb: the guest's kernel process is unknown");
+		free(g);
+		return -1;
+	}
+	dir = run_dir(s->gname);
+	g->setup = xasprintf("%s/gdb-lab.gdb", dir);
+	free(dir);
+	if (gdb_write_setup(g->setup, &g->k, 0) < 0 || pipe2(p, O_CLOEXEC) < 0)
+		fatal("%s", g->setup);
+	s->log_line(s, "gdb %s (attached to the guest's kernel, pid %ld)",
+	    a->path, (long)g->uml);
+	g->child = gdb_spawn(g->uml, &g->k, g->setup, a->path, NULL, 0, p[1]);
+	close(p[1]);
+	g->fd = p[0];
+	pthread_mutex_init(&g->mu, NULL);
+	g->deadline = now_ms() + (long long)(a->timeout_s * s->slow * 1000);
+	if (pthread_create(&g->th, NULL, gdb_reader, g) != 0)
+		fatalx("cannot start a thread");
+	s->gdb = g;
+	ready_by = now_ms() + (long long)(20000 * s->slow);
+	while ((seen = gdb_seen(g, "umkit-gdb: ready")) == 0 &&
+	    now_ms() < ready_by && !stopped(s))
+		usleep(20000);
+	if (seen != 1) {
+		if (seen == 0)
+			g->deadline = 0;	/* kill it now */
+		gdb_finish(s, st);
+		act_failed(s, st, a, "gdb %s: no 'umkit-gdb: ready' line from "
+		    "the script (it prints it before its continue)", a->path);
+		return -1;
+	}
+	return 0;
+}
+
 /* Sleep up to ms, waking early when the session is stopped. */
 static void
 nap(struct lab_sess *s, long ms)
@@ -872,6 +1053,37 @@ lab_step_run(struct lab_sess *s, int i)
 		rest_of_step(s, st, 0, LR_SKIP, why);
 		return LR_SKIP;
 	}
+	for (k = 0; k < st->nacts; k++) {
+		const char	*why_not = NULL;
+		char		*kp;
+
+		if (st->acts[k].kind != LA_GDB)
+			continue;
+		/* umkit smoke judges the patch, not a debugger session. */
+		if (getenv("UMKIT_SMOKE_KERNEL") != NULL) {
+			rest_of_step(s, st, 0, LR_SKIP,
+			    "umkit smoke: a debugger step is not a check of the patch");
+			return LR_SKIP;
+		}
+		/* A step with gdb: the host's gdb and a built kernel, or SKIP. */
+		kp = xasprintf("%s/build/k/%s/linux", top_dir(),
+		    variant ? variant : s->variant);
+		if ((why_not = gdb_missing()) == NULL && access(kp, X_OK) < 0) {
+			snprintf(why, sizeof why, "needs the %s kernel, not built "
+			    "yet: make VARIANT=%s (a few minutes), then run the "
+			    "lab again", variant ? variant : s->variant,
+			    variant ? variant : s->variant);
+			why_not = why;
+		}
+		free(kp);
+		if (why_not != NULL) {
+			if (why_not != why)
+				snprintf(why, sizeof why, "%s", why_not);
+			rest_of_step(s, st, 0, LR_SKIP, why);
+			return LR_SKIP;
+		}
+		break;
+	}
 	if (variant != NULL && lab_guest_up(s, variant) < 0) {
 		snprintf(s->step_err, sizeof s->step_err, "%s", s->fatal);
 		if (rest_of_step(s, st, 0, LR_FAIL, s->fatal) == 0)
@@ -914,7 +1126,16 @@ lab_step_run(struct lab_sess *s, int i)
 		case LA_MARK:
 			take_mark(s, st, a->text);
 			break;
+		case LA_GDB:
+			r = do_gdb(s, st, a);
+			break;
 		case LA_CHECK:
+			/* The checks see what a gdb of the step printed. */
+			if (gdb_finish(s, st) < 0) {
+				r = -1;
+				k--;	/* this check is one of the rest */
+				break;
+			}
 			do_check(s, st, a);
 			if (s->fatal[0] != '\0') {
 				snprintf(s->step_err, sizeof s->step_err, "%s", s->fatal);
@@ -922,6 +1143,13 @@ lab_step_run(struct lab_sess *s, int i)
 			}
 			break;
 		}
+	}
+	if (r == 0 && gdb_finish(s, st) < 0) {
+		r = -1;
+		k = st->nacts;
+	} else if (r != 0 && s->gdb != NULL) {
+		s->gdb->deadline = 0;	/* the step failed: its gdb goes */
+		gdb_finish(s, st);
 	}
 	if (stopped(s)) {
 		rest_of_step(s, st, k, LR_FAIL, "not run: the lab was stopped");

@@ -16,6 +16,7 @@
 
 struct values;
 struct ex_build;
+struct lab_gdb;
 
 enum lres_state { LR_PASS, LR_FAIL, LR_SKIP };
 
@@ -72,6 +73,7 @@ struct lab_sess {
 	struct lbg	 bg[LAB_MAX_BG];
 	int		 nbg, bgseq;
 	struct lpred	*pred;		/* per step */
+	struct lab_gdb	*gdb;		/* a gdb action's gdb, while it runs */
 	int		 nfailed;	/* results that failed, ever */
 
 	/* The runner's sinks; all must be set. */

@@ -61,6 +61,13 @@ void		 lexpr_free(struct lexpr *);
 void		 lexpr_specs(const struct lexpr *e,
 		    void (*fn)(const char *spec, const char *mark, void *), void *);
 const char	*lcmp_str(enum lcmp);
+/*
+ * Call fn for every {{EXPR}} of text in order: with the parsed
+ * expression, or NULL and the parse error.  Returns -1 when a '{{' has
+ * no '}}' (the rest is not walked), else 0.
+ */
+int		 lexpr_interp(const char *text, void (*fn)(const char *src,
+		    const struct lexpr *e, const char *err, void *), void *);
 
 /* Where an evaluation gets its values from. */
 struct lenv {
@@ -94,6 +101,7 @@ enum lact_kind {
 	LA_SHOW,		/* a line for the student, values interpolated */
 	LA_MARK,		/* remember the values for delta(..., NAME) */
 	LA_CHECK,
+	LA_GDB,			/* gdb on the guest's kernel, a script, batch */
 };
 
 struct lcheck {
@@ -108,8 +116,8 @@ struct lact {
 	int		 line;
 	char		*text;		/* RUN/BG: command; WRITE: data; MARK: name;
 					   SHOW: the line */
-	char		*path;		/* WRITE: guest path */
-	double		 timeout_s;	/* RUN, WAIT; SLEEP: its length */
+	char		*path;		/* WRITE: guest path; GDB: the script */
+	double		 timeout_s;	/* RUN, WAIT, GDB; SLEEP: its length */
 	int		 status;	/* RUN: the status wanted; -1 any */
 	struct lcond	*cond;		/* WAIT */
 	struct lcheck	 check;		/* CHECK */
@@ -178,6 +186,7 @@ struct lab {
  */
 struct lab_env {
 	const char	*patches_dir;
+	const char	*own_patches_dir;	/* the user's own variants, or NULL */
 	/*
 	 * The keys of the kit's kernels, "vmstat KEY" and "meminfo KEY",
 	 * sorted (labs/kernel-keys); NULL: vmstat.KEY and meminfo.KEY are

@@ -24,6 +24,7 @@
 
 #include "guest.h"
 #include "preflight.h"
+#include "run.h"
 #include "util.h"
 
 /* Fill a result. */
@@ -146,8 +147,7 @@ pf_tmpdir(long mem_mb, struct pf_result *r, const char **use)
 		    "for a %ld MiB guest", label, free_mb, mem_mb);
 		return;
 	}
-	run = top_path("run");
-	mkdir(run, 0755);
+	run = xstrdup(run_top());
 	if (tmp_problem(run, mem_mb, &free_mb, why2, sizeof why2) == 0) {
 		pf_set(r, PF_WARN, "%s: %s", label, why);
 		snprintf(r->fix, sizeof r->fix, "umkit puts the guest's memory "

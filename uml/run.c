@@ -32,32 +32,65 @@ run_name_ok(const char *name)
 	return 0;
 }
 
+/*
+ * The run directory, made if missing: private to the user (0700) in an
+ * installed kit, where it is the user's own; 0755 in a checkout, as the
+ * tree is.
+ */
+const char *
+run_top(void)
+{
+	const struct kit_layout	*L = kit();
+
+	if (mkdir_p(L->run, L->installed ? 0700 : 0755) < 0)
+		fatal("cannot create %s", L->run);
+	return L->run;
+}
+
 /* run/NAME. */
 char *
 run_dir(const char *name)
 {
-	return xasprintf("%s/run/%s", top_dir(), name);
+	return xasprintf("%s/%s", kit()->run, name);
 }
 
 /* run/NAME/mnt. */
 char *
 run_mnt(const char *name)
 {
-	return xasprintf("%s/run/%s/mnt", top_dir(), name);
+	return xasprintf("%s/%s/mnt", kit()->run, name);
+}
+
+/* The console log directory, made if missing. */
+const char *
+run_log_dir(void)
+{
+	const struct kit_layout	*L = kit();
+
+	if (mkdir_p(L->logs, L->installed ? 0700 : 0755) < 0)
+		fatal("cannot create %s", L->logs);
+	return L->logs;
 }
 
 /* run/log/NAME.log, making run/log. */
 char *
 run_log(const char *name)
 {
-	char	*d = xasprintf("%s/run", top_dir());
+	return xasprintf("%s/%s.log", run_log_dir(), name);
+}
 
-	mkdir(d, 0755);
-	free(d);
-	d = xasprintf("%s/run/log", top_dir());
-	mkdir(d, 0755);
-	free(d);
-	return xasprintf("%s/run/log/%s.log", top_dir(), name);
+/* A path below run/ as messages show it. */
+char *
+run_shown(const char *rel)
+{
+	char	*r, *p;
+
+	if (!kit()->installed)
+		return xasprintf("run/%s", rel);
+	r = xasprintf("run/%s", rel);
+	p = top_path(r);
+	free(r);
+	return p;
 }
 
 /* Field 22 of /proc/PID/stat: when the process started. */
@@ -90,12 +123,10 @@ run_starttime(pid_t pid)
 int
 run_create(const char *name, pid_t owner)
 {
-	char	*dir, *pidf, *top;
+	char	*dir, *pidf;
 	FILE	*f;
 
-	top = xasprintf("%s/run", top_dir());
-	mkdir(top, 0755);
-	free(top);
+	run_top();
 	if (run_alive(name)) {
 		errno = EEXIST;
 		return -1;
@@ -169,16 +200,13 @@ run_remove(const char *name)
 int
 run_cleanup_stale(int verbose)
 {
-	char		*top;
+	const char	*top = kit()->run;
 	DIR		*d;
 	struct dirent	*de;
 	int		 n = 0;
 
-	top = xasprintf("%s/run", top_dir());
-	if ((d = opendir(top)) == NULL) {
-		free(top);
+	if ((d = opendir(top)) == NULL)
 		return 0;
-	}
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.' || strcmp(de->d_name, "log") == 0)
 			continue;
@@ -190,6 +218,5 @@ run_cleanup_stale(int verbose)
 		n++;
 	}
 	closedir(d);
-	free(top);
 	return n;
 }

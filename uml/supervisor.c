@@ -182,11 +182,12 @@ conn_main(void *arg)
 		dead = s->g.con_eof;
 		pthread_mutex_unlock(&s->g.lock);
 		reply(c->fd, "ok\nname=%s\nvariant=%s\ncpus=%d\nmem_mb=%ld\n"
-		    "state=%s\numl_pid=%d\nuptime_s=%lld\nmnt=%s\n",
+		    "state=%s\numl_pid=%d\nuptime_s=%lld\nmnt=%s\nkernel=%s\n",
 		    s->name, s->g.o.kernel ? s->g.o.kernel : s->g.o.variant,
 		    s->g.o.cpus, s->g.o.mem_mb,
 		    dead ? (guest_panicked(&s->g, 0) ? "panicked" : "dead") : "running",
-		    (int)s->g.pid, (now_ms() - s->started) / 1000, s->mnt);
+		    (int)s->g.pid, (now_ms() - s->started) / 1000, s->mnt,
+		    s->g.kernel);
 	} else if (strcmp(buf, "stop") == 0) {
 		reply(c->fd, "ok");
 		write_all(s->wake[1], "x", 1);
@@ -300,7 +301,7 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 	s.rundir = run_dir(name);
 	o->name = name;
 	o->logpath = run_log(name);
-	hostlog = xasprintf("%s/run/log/%s.host.log", top_dir(), name);
+	hostlog = xasprintf("%s/%s.host.log", run_log_dir(), name);
 	if ((log = fopen(hostlog, "w")) == NULL)
 		fatal("%s", hostlog);
 	setvbuf(log, NULL, _IOLBF, 0);
@@ -432,10 +433,15 @@ supervisor_start(const char *name, struct guest_opts *o, int quiet)
 	if (len >= 3 && memcmp(buf + len - 3, "ok\n", 3) == 0) {
 		buf[len - 3] = '\0';
 		fputs(buf, stderr);
-		if (!quiet)
+		if (!quiet) {
+			char	*rel = xasprintf("%s/mnt", name), *mnt = run_shown(rel);
+
 			printf("guest %s started (%s, %d CPUs, %ld MiB); mirror "
-			    "at run/%s/mnt\n", name, o->kernel ? o->kernel :
-			    o->variant, o->cpus, o->mem_mb, name);
+			    "at %s\n", name, o->kernel ? o->kernel :
+			    o->variant, o->cpus, o->mem_mb, mnt);
+			free(mnt);
+			free(rel);
+		}
 		return 0;
 	}
 	fputs(buf, stderr);

@@ -11,8 +11,8 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # One file per command (uml/cmd-NAME.c), the supervisor beside its client
 # ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
-		   cleanup doctor lab get smoke compare plot
-LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/initrd.c uml/run.c uml/watch.c \
+		   cleanup doctor lab get gdb smoke compare plot
+LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/initrd.c uml/run.c uml/watch.c uml/gdb.c uml/oops.c \
 		   uml/ctl.c uml/supervisor.c uml/preflight.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
 		   uml/lab-file.c uml/lab-expr.c uml/lab-run.c uml/lab-out.c uml/lab-ex.c uml/lab-exbuild.c \
@@ -47,5 +47,15 @@ umkit: $(B)/bin/umkit
 kernel:
 	@echo "  KERNEL  $(VARIANT)"
 	@uml/kbuild.sh $(VARIANT) >/dev/null
+
+# The layout's unit test (util.c: checkout or install, where each file
+# goes), plain and with ASan/UBSan.
+$(B)/tests/test-layout: tests/unit/test-layout.c uml/util.c uml/util-core.c uml/util.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
+$(B)/tests/test-layout-asan: tests/unit/test-layout.c uml/util.c uml/util-core.c uml/util.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
+UNIT_TESTS	+= $(B)/tests/test-layout $(B)/tests/test-layout-asan
 
 -include $(LAUNCHER_OBJS:.o=.d)

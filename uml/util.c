@@ -3,53 +3,299 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pwd.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "util.h"
 
-/*
- * The checkout's top directory: $UMKIT_TOP, else two levels above the
- * running binary (build/bin/umkit).
- */
-const char *
-top_dir(void)
+/* An environment variable that holds an absolute path, or NULL. */
+static const char *
+env_abs(const char *name)
 {
-	static char	*top;
-	char		 exe[PATH_MAX], *p;
-	ssize_t		 n;
+	const char	*v = getenv(name);
+
+	return v != NULL && v[0] == '/' ? v : NULL;
+}
+
+/* The user's home: $HOME, else the password file's, else NULL. */
+static const char *
+home_dir(void)
+{
+	const char	*h = env_abs("HOME");
+	struct passwd	*pw;
+
+	if (h == NULL && (pw = getpwuid(getuid())) != NULL &&
+	    pw->pw_dir != NULL && pw->pw_dir[0] == '/')
+		h = pw->pw_dir;
+	return h;
+}
+
+/* $VAR/umkit, else ~/DEFAULT/umkit, else /tmp/umkit-WHAT-UID. */
+static char *
+xdg_dir(const char *var, const char *dflt, const char *what)
+{
+	const char	*v = env_abs(var), *h;
+
+	if (v != NULL)
+		return xasprintf("%s/umkit", v);
+	if ((h = home_dir()) != NULL)
+		return xasprintf("%s/%s/umkit", h, dflt);
+	return xasprintf("/tmp/umkit-%s-%d", what, (int)getuid());
+}
+
+/* $XDG_RUNTIME_DIR if it is a directory of this user's, mode 0700. */
+static const char *
+runtime_dir(void)
+{
+	const char	*r = env_abs("XDG_RUNTIME_DIR");
+	struct stat	 sb;
+
+	if (r == NULL || stat(r, &sb) < 0 || !S_ISDIR(sb.st_mode) ||
+	    sb.st_uid != getuid() || (sb.st_mode & 077) != 0 ||
+	    access(r, W_OK | X_OK) < 0)
+		return NULL;
+	return r;
+}
+
+/* Whether PREFIX/lib/umkit holds an installed kit (its marker file). */
+static int
+is_install(const char *prefix)
+{
+	char	*m = xasprintf("%s/lib/umkit/%s", prefix, KIT_MARKER);
+	int	 yes = access(m, R_OK) == 0;
+
+	free(m);
+	return yes;
+}
+
+/* Fill a layout; see util.h. */
+void
+kit_layout_init(struct kit_layout *L, const char *exe)
+{
+	const char	*t = getenv("UMKIT_TOP"), *c = getenv("UMKIT_CACHE"), *r;
+	char		*d, *p;
 	int		 i;
 
-	if (top != NULL)
-		return top;
-	if ((p = getenv("UMKIT_TOP")) != NULL && *p != '\0') {
-		top = realpath(p, NULL);
-		if (top == NULL)
-			fatal("UMKIT_TOP=%s", p);
-		return top;
+	memset(L, 0, sizeof *L);
+	L->cache = c != NULL && *c != '\0' ? xstrdup(c) :
+	    xdg_dir("XDG_CACHE_HOME", ".cache", "cache");
+	L->state = xdg_dir("XDG_STATE_HOME", ".local/state", "state");
+	if (t != NULL && *t != '\0') {
+		if ((L->top = realpath(t, NULL)) == NULL)
+			fatal("UMKIT_TOP=%s", t);
+	} else {
+		/* PREFIX/bin/umkit, else TOP/build/bin/umkit (or build/tests/). */
+		d = xstrdup(exe);
+		if ((p = strrchr(d, '/')) != NULL) {
+			*p = '\0';
+			if ((p = strrchr(d, '/')) != NULL && strcmp(p + 1, "bin") == 0) {
+				*p = '\0';
+				L->installed = is_install(d);
+				if (!L->installed)
+					*p = '/';
+			}
+		}
+		for (i = 0; !L->installed && i < 2; i++) {
+			if ((p = strrchr(d, '/')) == NULL)
+				fatalx("cannot find the kit's directory from %s", exe);
+			*p = '\0';
+		}
+		L->top = d;
 	}
+	if (!L->installed) {
+		L->run = xasprintf("%s/run", L->top);
+		L->logs = xasprintf("%s/run/log", L->top);
+		L->patches = xasprintf("%s/patches", L->top);
+		return;
+	}
+	L->lib = xasprintf("%s/lib/umkit", L->top);
+	L->share = xasprintf("%s/share/umkit", L->top);
+	L->patches = xasprintf("%s/patches", L->share);
+	d = xdg_dir("XDG_DATA_HOME", ".local/share", "data");
+	L->own_patches = xasprintf("%s/patches", d);
+	free(d);
+	L->run = (r = runtime_dir()) != NULL ? xasprintf("%s/umkit", r) :
+	    xasprintf("%s/run", L->state);
+	L->logs = xasprintf("%s/log", L->state);
+}
+
+/* Free a layout's strings. */
+void
+kit_layout_free(struct kit_layout *L)
+{
+	free(L->top);
+	free(L->lib);
+	free(L->share);
+	free(L->patches);
+	free(L->own_patches);
+	free(L->cache);
+	free(L->state);
+	free(L->run);
+	free(L->logs);
+	memset(L, 0, sizeof *L);
+}
+
+/* The layout of the running program, from /proc/self/exe on first use. */
+const struct kit_layout *
+kit(void)
+{
+	static struct kit_layout	L;
+	static int			done;
+	char				exe[PATH_MAX];
+	ssize_t				n;
+
+	if (done)
+		return &L;
 	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n < 0)
 		fatal("/proc/self/exe");
 	exe[n] = '\0';
-	for (i = 0; i < 3; i++) {
-		if ((p = strrchr(exe, '/')) == NULL)
-			fatalx("cannot find the kit's directory from %s", exe);
-		*p = '\0';
-	}
-	top = xstrdup(exe);
-	return top;
+	kit_layout_init(&L, exe);
+	done = 1;
+	return &L;
 }
 
-/* A path below the top directory. */
+/* If rel is pre or starts with pre/, base + the rest of rel; else NULL. */
+static char *
+swap_prefix(const char *rel, const char *pre, const char *base, const char *sub)
+{
+	size_t	n = strlen(pre);
+
+	if (strncmp(rel, pre, n) != 0 || (rel[n] != '\0' && rel[n] != '/'))
+		return NULL;
+	return xasprintf("%s%s%s", base, sub, rel + n);
+}
+
+/* Map a checkout-relative path into a layout; see util.h. */
+char *
+kit_map(const struct kit_layout *L, const char *rel)
+{
+	/* First match wins: build/k/VARIANT is handled before the table. */
+	const struct {
+		const char	*pre;
+		const char	*base;
+		const char	*sub;
+	} map[] = {
+		{ "run/log",		L->logs,	"" },
+		{ "run",		L->run,		"" },
+		{ "build/bin",		L->lib,		"" },
+		{ "build/rootfs",	L->lib,		"/rootfs" },
+		{ "build",		L->cache,	"/build" },
+		{ "uml",		L->lib,		"" },
+		{ "patches",		L->patches,	"" },
+		{ "labs",		L->share,	"/labs" },
+	};
+	char	 v[256], *p;
+	size_t	 i, n;
+
+	if (!L->installed)
+		return xasprintf("%s/%s", L->top, rel);
+	/* build/k/VARIANT/...: the installed kernel of a shipped variant. */
+	if (strncmp(rel, "build/k/", 8) == 0) {
+		n = strcspn(rel + 8, "/");
+		if (n > 0 && n < sizeof v) {
+			snprintf(v, sizeof v, "%.*s", (int)n, rel + 8);
+			if (kit_shipped(L, v))
+				return xasprintf("%s/k/%s", L->lib, rel + 8);
+		}
+	}
+	for (i = 0; i < sizeof map / sizeof map[0]; i++)
+		if ((p = swap_prefix(rel, map[i].pre, map[i].base, map[i].sub)) != NULL)
+			return p;
+	fatalx("internal error: %s has no place in an installed kit", rel);
+}
+
+/* Whether the install has variant's kernel (PREFIX/lib/umkit/k/VARIANT). */
+int
+kit_shipped(const struct kit_layout *L, const char *variant)
+{
+	char	*k;
+	int	 yes;
+
+	if (!L->installed || strchr(variant, '/') != NULL || variant[0] == '.')
+		return 0;
+	k = xasprintf("%s/k/%s/linux", L->lib, variant);
+	yes = access(k, X_OK) == 0;
+	free(k);
+	return yes;
+}
+
+/*
+ * The checkout's top directory; in an installed kit, the per-user cache
+ * that stands in for it (top_dir()/build is where builds write).
+ */
+const char *
+top_dir(void)
+{
+	return kit()->installed ? kit()->cache : kit()->top;
+}
+
+/* A kit file by its checkout-relative name (kit_map). */
 char *
 top_path(const char *rel)
 {
-	return xasprintf("%s/%s", top_dir(), rel);
+	return kit_map(kit(), rel);
+}
+
+/* mkdir -p path, each new directory with mode; 0 or -1. */
+int
+mkdir_p(const char *path, mode_t mode)
+{
+	char	*d = xstrdup(path), *p;
+	int	 r = 0;
+
+	for (p = d + 1; r == 0; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		if (p[-1] != '/') {
+			char	c = *p;
+
+			*p = '\0';
+			if (mkdir(d, mode) < 0 && errno != EEXIST)
+				r = -1;
+			*p = c;
+		}
+		if (*p == '\0')
+			break;
+	}
+	free(d);
+	return r;
+}
+
+/* Where variant's patches are: the kit's, or (installed) the user's own. */
+char *
+variant_dir(const char *variant)
+{
+	const struct kit_layout	*L = kit();
+	const char		*env = getenv("UMKIT_PATCHES");
+	char			*d, *s;
+	int			 i;
+
+	if (variant[0] == '\0' || variant[0] == '.' || strchr(variant, '/') != NULL)
+		return NULL;
+	for (i = 0; i < 2; i++) {
+		if (i == 0)
+			d = xasprintf("%s/%s", env != NULL && *env != '\0' ?
+			    env : L->patches, variant);
+		else if (L->own_patches != NULL && (env == NULL || *env == '\0'))
+			d = xasprintf("%s/%s", L->own_patches, variant);
+		else
+			break;
+		s = xasprintf("%s/series", d);
+		if (access(s, R_OK) == 0) {
+			free(s);
+			return d;
+		}
+		free(s);
+		free(d);
+	}
+	return NULL;
 }
 
 /* Read a small text file; NULL if it cannot be read. */

@@ -61,10 +61,73 @@ ssize_t	 write_all(int, const void *, size_t);
 
 /* --- util.c: host programs --------------------------------------------- */
 
-/* The checkout's top directory (where Makefile and build/ are). */
+/*
+ * Where the kit's files are.  A checkout has everything under its top
+ * directory, as today: top/build, top/run, top/labs.  An installed kit
+ * (make install, the Debian package) is PREFIX/bin/umkit beside
+ * PREFIX/lib/umkit (programs, kernels, rootfs, scripts; its marker file
+ * KIT_MARKER says it is an install) and PREFIX/share/umkit (labs,
+ * patches), all read-only; what a user's runs write goes to that user's
+ * XDG directories, never the prefix or the current directory.
+ */
+#define KIT_MARKER	"installed"
+
+struct kit_layout {
+	int	 installed;
+	char	*top;		/* the checkout; installed: PREFIX */
+	char	*lib;		/* installed: PREFIX/lib/umkit */
+	char	*share;		/* installed: PREFIX/share/umkit */
+	char	*patches;	/* the kit's variants: top/patches, share/patches */
+	char	*own_patches;	/* installed: the user's own variants,
+				   $XDG_DATA_HOME/umkit/patches; else NULL */
+	char	*cache;		/* $UMKIT_CACHE, $XDG_CACHE_HOME/umkit,
+				   ~/.cache/umkit (source, ccache; installed:
+				   build/ too) */
+	char	*state;		/* $XDG_STATE_HOME/umkit, ~/.local/state/umkit */
+	char	*run;		/* run directories: top/run; installed:
+				   $XDG_RUNTIME_DIR/umkit (when it is the
+				   user's, mode 0700), else state/run */
+	char	*logs;		/* console logs: top/run/log; installed:
+				   state/log */
+};
+
+/*
+ * Fill a layout from the program's path and the environment: $UMKIT_TOP
+ * names a checkout; else exe is PREFIX/bin/umkit of an install (PREFIX/
+ * lib/umkit/KIT_MARKER exists), else TOP/build/bin/umkit of a checkout.
+ */
+void	 kit_layout_init(struct kit_layout *, const char *exe);
+/* Free what kit_layout_init() allocated. */
+void	 kit_layout_free(struct kit_layout *);
+/* The running program's layout (from /proc/self/exe, once). */
+const struct kit_layout *kit(void);
+/*
+ * A kit file by its checkout-relative name, allocated: top/rel in a
+ * checkout.  Installed: build/bin/X -> lib/X, build/rootfs -> lib/rootfs,
+ * build/k/VARIANT -> lib/k/VARIANT for a shipped variant, other build/ ->
+ * cache/build, uml/X -> lib/X, patches -> share/patches, labs ->
+ * share/labs, run/log -> logs, run -> run.  Any other name is an
+ * internal error (fatalx).
+ */
+char	*kit_map(const struct kit_layout *, const char *rel);
+/* Whether an installed kit ships variant's kernel (lib/k/VARIANT/linux). */
+int	 kit_shipped(const struct kit_layout *, const char *variant);
+/*
+ * The checkout's top directory; in an installed kit, the user's cache
+ * directory that stands in for it (top_dir()/build is written there).
+ * New code should name files through top_path().
+ */
 const char *top_dir(void);
-/* top_dir()/rel, allocated. */
+/* kit_map(kit(), rel). */
 char	*top_path(const char *rel);
+/*
+ * The directory of variant's patches (it has a series file), allocated,
+ * or NULL: $UMKIT_PATCHES/VARIANT when that is set, else the kit's
+ * patches/VARIANT, else (installed) the user's own; the kit's name wins.
+ */
+char	*variant_dir(const char *variant);
+/* mkdir -p with mode for each directory made; 0 or -1 (errno). */
+int	 mkdir_p(const char *path, mode_t mode);
 
 /* Read a whole small file into a NUL-terminated buffer; NULL on error. */
 char	*read_text(const char *path);

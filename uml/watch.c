@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "gdb.h"
 #include "guest.h"
 #include "watch.h"
 #include "util.h"
@@ -17,6 +18,7 @@ struct watch {
 	/* Written by the watch thread before it kills the guest, read after
 	 * watch_stop joined it. */
 	int		 reason;
+	volatile int	 pass_int;	/* SIGINT, SIGQUIT: not ours (gdb's) */
 };
 
 /* The signals that end a guest; SIGUSR1 only wakes the watcher to quit. */
@@ -53,6 +55,7 @@ watch_main(void *arg)
 	int		 sig;
 
 	watch_set(&set);
+again:
 	for (;;) {
 		if (w->deadline_ms == 0) {
 			sig = sigwaitinfo(&set, NULL);
@@ -73,6 +76,12 @@ watch_main(void *arg)
 	}
 	if (sig == SIGUSR1)
 		return NULL;
+	/* Ctrl-C and Ctrl-\ belong to a gdb on the guest (exec --gdb). */
+	if ((sig == SIGINT || sig == SIGQUIT) && w->pass_int) {
+		if (sig == SIGINT && w->g->pid > 0)
+			gdb_interrupt(w->g->pid);
+		goto again;
+	}
 	w->reason = sig < 0 ? -1 : sig;
 	if (w->g->pid > 0)
 		kill(-w->g->pid, SIGKILL);
@@ -91,6 +100,13 @@ watch_start(struct guest *g, int timeout_s)
 	if (pthread_create(&w->thread, NULL, watch_main, w) != 0)
 		fatalx("cannot start the watch thread");
 	return w;
+}
+
+/* Leave SIGINT and SIGQUIT to a debugger on the guest. */
+void
+watch_pass_sigint(struct watch *w)
+{
+	w->pass_int = 1;
 }
 
 /* Stop the watcher (it may already have fired); returns why it fired. */

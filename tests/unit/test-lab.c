@@ -415,7 +415,7 @@ test_shipped(void **state)
 	out[n] = '\0';
 	pclose(p);
 	for (char *s = strtok(out, "\n"); s != NULL; s = strtok(NULL, "\n")) {
-		struct lab_env	 env = { TOP "/patches" };
+		struct lab_env	 env = { .patches_dir = TOP "/patches" };
 		char		*errs;
 		struct lab	*l;
 

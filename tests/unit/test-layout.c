@@ -1,0 +1,264 @@
+/*
+ * Unit tests of the kit's layout (util.h, struct kit_layout): a checkout
+ * found from its build/bin/umkit, an install found from PREFIX/bin/umkit
+ * and its marker, and where every checkout-relative name lands in each,
+ * with the XDG variables set, unset, and pointing somewhere unusable.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "util.h"
+
+static char	tmp[PATH_MAX];		/* a fresh directory per test */
+
+/* Write an empty file at tmp/rel, making its directories. */
+static void
+touch(const char *rel, mode_t mode)
+{
+	char	*p = xasprintf("%s/%s", tmp, rel), *d = xstrdup(p);
+	FILE	*f;
+
+	*strrchr(d, '/') = '\0';
+	assert_int_equal(mkdir_p(d, 0755), 0);
+	assert_non_null(f = fopen(p, "w"));
+	fclose(f);
+	chmod(p, mode);
+	free(d);
+	free(p);
+}
+
+/* A fake install under tmp/pfx: the marker, and base's kernel. */
+static void
+make_install(void)
+{
+	touch("pfx/bin/umkit", 0755);
+	touch("pfx/lib/umkit/" KIT_MARKER, 0644);
+	touch("pfx/lib/umkit/k/base/linux", 0755);
+	touch("pfx/share/umkit/patches/base/series", 0644);
+}
+
+/* Each test: a temp dir, a clean environment for the layout. */
+static int
+setup(void **st)
+{
+	snprintf(tmp, sizeof tmp, "%s/umkit-layout.XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	assert_non_null(mkdtemp(tmp));
+	unsetenv("UMKIT_TOP");
+	unsetenv("UMKIT_CACHE");
+	unsetenv("UMKIT_PATCHES");
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("XDG_STATE_HOME");
+	unsetenv("XDG_DATA_HOME");
+	unsetenv("XDG_RUNTIME_DIR");
+	setenv("HOME", tmp, 1);
+	return 0;
+}
+
+/* Remove the temp dir. */
+static int
+teardown(void **st)
+{
+	return rm_tree(tmp);
+}
+
+/* kit_map(L, rel) equals tmp + want; frees the result. */
+static void
+maps(const struct kit_layout *L, const char *rel, const char *want)
+{
+	char	*got = kit_map(L, rel), *w = xasprintf("%s%s", tmp, want);
+
+	assert_string_equal(got, w);
+	free(got);
+	free(w);
+}
+
+/* A checkout: everything under its top, as before. */
+static void
+test_checkout(void **st)
+{
+	struct kit_layout	 L;
+	char			*exe = xasprintf("%s/co/build/bin/umkit", tmp);
+
+	touch("co/build/bin/umkit", 0755);
+	kit_layout_init(&L, exe);
+	assert_false(L.installed);
+	assert_null(L.own_patches);
+	maps(&L, "build/k/base/linux", "/co/build/k/base/linux");
+	maps(&L, "run", "/co/run");
+	maps(&L, "uml/allow.conf", "/co/uml/allow.conf");
+	maps(&L, "run/log/x.log", "/co/run/log/x.log");
+	kit_layout_free(&L);
+	/* the ASan launcher lives in build/tests/ */
+	free(exe);
+	exe = xasprintf("%s/co/build/tests/umkit-asan", tmp);
+	kit_layout_init(&L, exe);
+	assert_false(L.installed);
+	maps(&L, "labs", "/co/labs");
+	kit_layout_free(&L);
+	free(exe);
+}
+
+/* A bin/ without the marker next door is not an install. */
+static void
+test_bin_without_marker(void **st)
+{
+	struct kit_layout	 L;
+	char			*exe = xasprintf("%s/pfx/bin/umkit", tmp);
+
+	touch("pfx/bin/umkit", 0755);
+	kit_layout_init(&L, exe);
+	assert_false(L.installed);
+	maps(&L, "run", "/run");
+	kit_layout_free(&L);
+	free(exe);
+}
+
+/* An install: read-only files in the prefix, the user's in XDG defaults. */
+static void
+test_install_defaults(void **st)
+{
+	struct kit_layout	 L;
+	char			*exe = xasprintf("%s/pfx/bin/umkit", tmp);
+
+	make_install();
+	kit_layout_init(&L, exe);
+	assert_true(L.installed);
+	maps(&L, "build/bin/umkit-tui", "/pfx/lib/umkit/umkit-tui");
+	maps(&L, "build/rootfs/initramfs.cpio", "/pfx/lib/umkit/rootfs/initramfs.cpio");
+	maps(&L, "build/k/base/linux", "/pfx/lib/umkit/k/base/linux");
+	/* a variant the install has no kernel of: built in the user's cache */
+	maps(&L, "build/k/mine/linux", "/.cache/umkit/build/k/mine/linux");
+	maps(&L, "build/disk/ext4-2048M.img", "/.cache/umkit/build/disk/ext4-2048M.img");
+	maps(&L, "build", "/.cache/umkit/build");
+	maps(&L, "uml/kbuild.sh", "/pfx/lib/umkit/kbuild.sh");
+	maps(&L, "patches", "/pfx/share/umkit/patches");
+	maps(&L, "labs", "/pfx/share/umkit/labs");
+	maps(&L, "run", "/.local/state/umkit/run");
+	maps(&L, "run/x/mnt", "/.local/state/umkit/run/x/mnt");
+	maps(&L, "run/log/exec.log", "/.local/state/umkit/log/exec.log");
+	kit_layout_free(&L);
+	free(exe);
+}
+
+/* kit_map(rel) in a child of an install's layout: its exit status. */
+static int
+map_status(const char *rel)
+{
+	struct kit_layout	 L;
+	char			*exe = xasprintf("%s/pfx/bin/umkit", tmp);
+	pid_t			 pid;
+	int			 status;
+
+	kit_layout_init(&L, exe);
+	free(exe);
+	fflush(NULL);
+	if ((pid = fork()) == 0) {
+		if (freopen("/dev/null", "w", stderr) == NULL)
+			_exit(99);
+		free(kit_map(&L, rel));
+		_exit(0);
+	}
+	kit_layout_free(&L);
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* A name outside the table is an internal error, not a guess. */
+static void
+test_install_unknown(void **st)
+{
+	make_install();
+	assert_int_equal(map_status("labs/01-tour.lab"), 0);
+	assert_int_equal(map_status("Makefile"), EXIT_KIT);
+	assert_int_equal(map_status("runaway"), EXIT_KIT);	/* not run/ */
+	assert_int_equal(map_status("buildx/y"), EXIT_KIT);
+	assert_int_equal(map_status("docs/values.md"), EXIT_KIT);
+}
+
+/* XDG variables move the user's files; a runtime dir must be the user's. */
+static void
+test_install_xdg(void **st)
+{
+	struct kit_layout	 L;
+	char			*exe = xasprintf("%s/pfx/bin/umkit", tmp), *v;
+
+	make_install();
+	setenv("XDG_CACHE_HOME", v = xasprintf("%s/c", tmp), 1), free(v);
+	setenv("XDG_STATE_HOME", v = xasprintf("%s/s", tmp), 1), free(v);
+	setenv("XDG_DATA_HOME", v = xasprintf("%s/d", tmp), 1), free(v);
+	v = xasprintf("%s/rt", tmp);
+	assert_int_equal(mkdir(v, 0700), 0);
+	setenv("XDG_RUNTIME_DIR", v, 1);
+	kit_layout_init(&L, exe);
+	maps(&L, "build/disk", "/c/umkit/build/disk");
+	maps(&L, "run/g/ctl.sock", "/rt/umkit/g/ctl.sock");
+	maps(&L, "run/log/g.log", "/s/umkit/log/g.log");
+	assert_non_null(strstr(L.own_patches, "/d/umkit/patches"));
+	kit_layout_free(&L);
+	/* group-readable: not a runtime dir (the spec wants 0700) */
+	chmod(v, 0750);
+	kit_layout_init(&L, exe);
+	maps(&L, "run/g", "/s/umkit/run/g");
+	kit_layout_free(&L);
+	/* relative: ignored, as the XDG spec says */
+	setenv("XDG_RUNTIME_DIR", "rt", 1);
+	setenv("XDG_STATE_HOME", "s", 1);
+	kit_layout_init(&L, exe);
+	maps(&L, "run", "/.local/state/umkit/run");
+	kit_layout_free(&L);
+	/* UMKIT_CACHE wins over XDG_CACHE_HOME */
+	setenv("UMKIT_CACHE", v, 1);
+	kit_layout_init(&L, exe);
+	maps(&L, "build/k/mine", "/rt/build/k/mine");
+	kit_layout_free(&L);
+	free(v);
+	free(exe);
+}
+
+/* UMKIT_TOP names a checkout even when run from an install. */
+static void
+test_umkit_top(void **st)
+{
+	struct kit_layout	 L;
+	char			*exe = xasprintf("%s/pfx/bin/umkit", tmp), *co;
+
+	make_install();
+	co = xasprintf("%s/co", tmp);
+	assert_int_equal(mkdir(co, 0755), 0);
+	setenv("UMKIT_TOP", co, 1);
+	kit_layout_init(&L, exe);
+	assert_false(L.installed);
+	maps(&L, "run", "/co/run");
+	kit_layout_free(&L);
+	free(co);
+	free(exe);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_checkout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bin_without_marker, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_install_defaults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_install_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_install_xdg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_umkit_top, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
