@@ -90,3 +90,9 @@ $(ROOTFS): $(B)/rootfs/bin/umkit-touch
 .PHONY: bench-classroom
 bench-classroom: all
 	@sh tests/bench-classroom.sh
+
+# umkit smoke's long tests: every lab on a patched kernel, a WARN at boot,
+# compare finding a known effect (make test runs the quick part).
+.PHONY: test-smoke
+test-smoke: all $(UNIT_TESTS) $(TEST_PROGS) unit-list
+	@SMOKE_FULL=1 tests/run t-smoke
