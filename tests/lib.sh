@@ -11,10 +11,12 @@ _n=0 _failed=0
 # ok DESCRIPTION: a check that passed.
 ok() { _n=$((_n + 1)); echo "ok $_n - $*"; }
 # not_ok DESCRIPTION [DETAIL...]: a check that failed, with detail lines.
+# Returns 1, so that 'is ... || more detail' shows the detail.
 not_ok() {
 	_n=$((_n + 1)); _failed=$((_failed + 1)); d=$1; shift
 	echo "not ok $_n - $d"
 	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
+	return 1
 }
 # skip DESCRIPTION REASON: a check that cannot run here.
 skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }

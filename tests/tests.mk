@@ -36,6 +36,12 @@ bench-disk: all $(B)/tests/bench-disk
 bench-workloads: all
 	@sh tests/bench-workloads.sh
 
+# umkit smoke: a one-file mm patch's time to the full report, --debug's cost.
+.PHONY: bench-smoke
+bench: bench-smoke
+bench-smoke: all
+	@sh tests/bench-smoke.sh
+
 # What debug info costs (cold builds, slow: not in 'make bench'; see
 # docs/debugging.md).  BENCH_QUICK=1: rebuild and size only.
 .PHONY: bench-debuginfo
@@ -84,3 +90,9 @@ $(ROOTFS): $(B)/rootfs/bin/umkit-touch
 .PHONY: bench-classroom
 bench-classroom: all
 	@sh tests/bench-classroom.sh
+
+# umkit smoke's long tests: every lab on a patched kernel, a WARN at boot,
+# compare finding a known effect (make test runs the quick part).
+.PHONY: test-smoke
+test-smoke: all $(UNIT_TESTS) $(TEST_PROGS) unit-list
+	@SMOKE_FULL=1 tests/run t-smoke

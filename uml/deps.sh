@@ -26,6 +26,7 @@ pkg-config           finding libfuse3 / ncurses flags
 libcmocka-dev        C unit tests
 libjansson-dev       lab results as JSON (umkit lab)
 libxml2-utils        xmllint: the JUnit files are checked in make test
+gnuplot-nox          charts of umkit smoke/compare --plot and umkit plot (PNG, SVG)
 tmux                 driving the TUI in tests
 util-linux           setarch, flock
 procps               pgrep and kill for the tests

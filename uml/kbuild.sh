@@ -57,8 +57,23 @@ debugcfg=
 
 die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
 
-[ -n "$pvariant" ] && [ -f "$patches/$pvariant/series" ] ||
-	die 1 "no variant '$pvariant' (no $patches/$pvariant/series; see 'umkit variants')"
+# A smoke variant (umkit smoke: smoke-HASH) has its patches in
+# build/smoke/HASH and builds in one tree shared by every smoke variant
+# (build/k/smoke-tree, or smoke-tree-debug with a debug config), so that
+# the next patch rebuilds only the files the two patch sets touch; its
+# kernel is copied to build/smoke/HASH/linux.
+case $pvariant in
+smoke-*)
+	[ -z "$debugcfg" ] ||
+		die 1 "no variant '$variant': a smoke kernel's debug build is 'umkit smoke --debug'"
+	pdir="$build/smoke/${pvariant#smoke-}"
+	# A patch under test applies exactly, as git am would (no fuzz).
+	fuzz=--fuzz=0
+	if [ -f "$pdir/config" ]; then vdir="$build/k/smoke-tree-debug"; else vdir="$build/k/smoke-tree"; fi ;;
+*)	pdir="$patches/$pvariant" vdir="$build/k/$variant" fuzz= ;;
+esac
+[ -n "$pvariant" ] && [ -f "$pdir/series" ] ||
+	die 1 "no variant '$pvariant' (no $pdir/series; see 'umkit variants')"
 
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/arch/um" ] ||
@@ -70,7 +85,6 @@ else
 	pristine=$("$here/fetch-source.sh")
 fi
 
-vdir="$build/k/$variant"
 tree="$vdir/src"
 obj="$vdir/obj"
 mkdir -p "$vdir"
@@ -80,7 +94,7 @@ exec 9>"$vdir/.lock"
 flock 9
 
 series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$patches/$pvariant/series" |
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$pdir/series" |
 		awk 'NF {print $1}'
 }
 
@@ -103,14 +117,14 @@ private_copy() {
 # Every patch the series names must exist: checked here, in this shell (a
 # die inside the $( ... | sha256sum) below would only end its subshell).
 for p in $(series_patches); do
-	[ -f "$patches/$pvariant/$p" ] ||
-		die 2 "variant $variant: series names $p, which is not in $patches/$pvariant/"
+	[ -f "$pdir/$p" ] ||
+		die 2 "variant $variant: series names $p, which is not in $pdir/"
 done
 stamp=$( {
 	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
-	cat "$patches/$pvariant/series"
+	cat "$pdir/series"
 	for p in $(series_patches); do
-		sha256sum < "$patches/$pvariant/$p"
+		sha256sum < "$pdir/$p"
 	done
 } | sha256sum | cut -c1-16)
 
@@ -127,13 +141,16 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	rm -f "$new/.umkit-stamp" "$new/.umkit-patched"
 	: > "$new/.umkit-patched"
 	for p in $(series_patches); do
-		pf="$patches/$pvariant/$p"
+		pf="$pdir/$p"
 		for f in $(patch_files "$pf"); do
 			private_copy "$new/$f"
 			echo "$f" >> "$new/.umkit-patched"
 		done
-		if ! out=$(patch -p1 -N -f --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
+		if ! out=$(patch -p1 -N -f $fuzz --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
 			echo "umkit: variant $variant: patch $pf does not apply:" >&2
+			# smoke variants say where each patch came from
+			[ ! -f "$pdir/sources" ] ||
+				awk -F '\t' -v p="$p" '$1 == p { print "    (from " $2 (($3 != "") ? ": " $3 : "") ")" }' "$pdir/sources" >&2
 			echo "$out" | sed 's/^/    /' >&2
 			die 2 "variant $variant: nothing was changed (pristine tree and other builds untouched)"
 		fi
@@ -161,7 +178,7 @@ fi
 # --- 2. config -------------------------------------------------------------
 # The fragments, as the positional parameters (each quoted where used).
 set -- "$here/umkit.config"
-[ ! -f "$patches/$pvariant/config" ] || set -- "$@" "$patches/$pvariant/config"
+[ ! -f "$pdir/config" ] || set -- "$@" "$pdir/config"
 [ -z "$debugcfg" ] || set -- "$@" "$debugcfg"
 cstamp=$(cat "$tree/.umkit-stamp" "$@" | sha256sum | cut -c1-16)
 cfg="$vdir/cfg"
@@ -253,4 +270,10 @@ else
 	mv -f "$vdir/linux.new" "$vdir/linux"
 fi
 trap - EXIT INT TERM
-echo "$vdir/linux"
+if [ "$vdir" != "$build/k/$variant" ]; then
+	cp "$vdir/linux" "$pdir/linux.new" && cp "$vdir/build.log" "$pdir/build.log" &&
+		mv -f "$pdir/linux.new" "$pdir/linux"
+	echo "$pdir/linux"
+else
+	echo "$vdir/linux"
+fi

@@ -294,6 +294,9 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	if (s->ex != NULL && s->ex->variant != NULL &&
 	    strcmp(s->ex->variant, variant) == 0)
 		o.kernel = s->ex->kernel;
+	/* umkit smoke: the base steps on the patched kernel. */
+	if (getenv("UMKIT_SMOKE_KERNEL") != NULL && strcmp(variant, "base") == 0)
+		o.kernel = getenv("UMKIT_SMOKE_KERNEL");
 	s->log_line(s, "booting %s (%d CPU%s, %ld MiB)", variant, o.cpus,
 	    o.cpus == 1 ? "" : "s", o.mem_mb);
 	rc = supervisor_start(s->gname, &o, 1);
@@ -1042,12 +1045,26 @@ lab_step_run(struct lab_sess *s, int i)
 	marks_clear(s);
 	if (variant == NULL && !s->up)
 		variant = s->variant ? s->variant : s->lab->variants[0];
+	/* umkit smoke: the patch is against base; other variants lack it. */
+	if (getenv("UMKIT_SMOKE_KERNEL") != NULL &&
+	    strcmp(variant ? variant : s->variant ? s->variant : "base", "base") != 0) {
+		snprintf(why, sizeof why, "umkit smoke: needs variant %s, which "
+		    "does not carry the patch", variant ? variant : s->variant);
+		rest_of_step(s, st, 0, LR_SKIP, why);
+		return LR_SKIP;
+	}
 	for (k = 0; k < st->nacts; k++) {
 		const char	*why_not = NULL;
 		char		*kp;
 
 		if (st->acts[k].kind != LA_GDB)
 			continue;
+		/* umkit smoke judges the patch, not a debugger session. */
+		if (getenv("UMKIT_SMOKE_KERNEL") != NULL) {
+			rest_of_step(s, st, 0, LR_SKIP,
+			    "umkit smoke: a debugger step is not a check of the patch");
+			return LR_SKIP;
+		}
 		/* A step with gdb: the host's gdb and a built kernel, or SKIP. */
 		kp = xasprintf("%s/build/k/%s/linux", top_dir(),
 		    variant ? variant : s->variant);

@@ -42,3 +42,36 @@ fuzz-lab: $(B)/fuzz/fuzz-lab
 .PHONY: test-exercises
 test-exercises: all
 	@sh tests/exercise-kernel.sh
+
+# The patch input parser of 'umkit smoke' (uml/patchin.c): unit tests,
+# the corpus replay, and make fuzz.
+$(LT)/test-patchin: tests/unit/test-patchin.c uml/patchin.c uml/patchin.h uml/util.c \
+		uml/util-core.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -DTOP='"$(CURDIR)"' -o $@ $(filter %.c,$^) -lcmocka
+
+$(LT)/fuzz-patchin-replay: tests/fuzz/fuzz-patchin.c tests/fuzz/replay.c uml/patchin.c \
+		uml/util.c uml/util-core.c uml/patchin.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml \
+		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-patchin"' -o $@ $(filter %.c,$^)
+
+UNIT_TESTS	+= $(LT)/test-patchin $(LT)/fuzz-patchin-replay
+
+$(B)/fuzz/fuzz-patchin: tests/fuzz/fuzz-patchin.c uml/patchin.c uml/util.c uml/util-core.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Iuml \
+		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
+
+.PHONY: fuzz-patchin
+fuzz: fuzz-patchin
+fuzz-patchin: $(B)/fuzz/fuzz-patchin
+	@mkdir -p $(B)/fuzz/corpus-patchin
+	$(B)/fuzz/fuzz-patchin -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+		-print_final_stats=1 $(B)/fuzz/corpus-patchin tests/fuzz-corpus-patchin
+
+# The statistics of umkit compare (uml/stats.c).
+$(LT)/test-stats: tests/unit/test-stats.c uml/stats.c uml/stats.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka -lm
+UNIT_TESTS	+= $(LT)/test-stats

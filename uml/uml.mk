@@ -11,12 +11,12 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # One file per command (uml/cmd-NAME.c), the supervisor beside its client
 # ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
-		   cleanup doctor lab get gdb
+		   cleanup doctor lab get gdb smoke compare plot
 LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/initrd.c uml/run.c uml/watch.c uml/gdb.c uml/oops.c \
 		   uml/ctl.c uml/supervisor.c uml/preflight.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
 		   uml/lab-file.c uml/lab-expr.c uml/lab-run.c uml/lab-out.c uml/lab-ex.c uml/lab-exbuild.c \
-		   uml/lab-ui.c
+		   uml/lab-ui.c uml/patchin.c uml/bench.c uml/stats.c
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
 all: umkit kernel
@@ -29,14 +29,14 @@ $(LAUNCHER_OBJS): $(B)/obj/%.o: %.c
 $(B)/bin/umkit: $(LAUNCHER_OBJS) $(LINK_OBJS) $(MIRROR_OBJS) \
 		$(B)/lib/libumkit-parse.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread
+	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread -lm
 
 # The launcher built with ASan and UBSan: tests/t-exec-asan.sh runs the
 # exec tests with it (it finds the checkout from build/tests/ too).
 $(B)/tests/umkit-asan: $(LAUNCHER_SRCS) $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
 		$(MIRROR_OBJS:$(B)/obj/%.o=%.c) $(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -Itui -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -Itui -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread -lm
 TEST_PROGS	+= $(B)/tests/umkit-asan
 
 # ./umkit is what users type; it finds the checkout from its own path.

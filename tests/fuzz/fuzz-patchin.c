@@ -1,0 +1,44 @@
+/*
+ * fuzz-patchin.c - libFuzzer entry point for the patch input parser: an
+ * mbox, a mail or a plain diff from anyone.  Parsing and selection must
+ * give patches or an error, never crash or leak; every selected patch
+ * has a diff, and none names a path outside the tree.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchin.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Parse, select and hash one input. */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pset	in, out;
+	char		err[512], hex[65];
+	int		i, j;
+
+	pset_init(&in);
+	pset_init(&out);
+	patchin_buf(&in, "fuzz", (const char *)data, size);
+	if (pset_select(&in, &out, err, sizeof err) == 0) {
+		for (i = 0; i < out.n; i++) {
+			if (out.v[i].diff == NULL)
+				abort();
+			for (j = 0; j < out.v[i].nfiles; j++)
+				if (out.v[i].files[j][0] == '/' ||
+				    strstr(out.v[i].files[j], "../") != NULL)
+					abort();
+		}
+		pset_hash(&out, hex);
+	} else if (err[0] == '\0') {
+		abort();
+	}
+	pset_free(&out);
+	return 0;
+}

@@ -1,0 +1,165 @@
+#!/bin/sh
+# t-smoke.sh - umkit smoke: every input form of one small mm/ change gives
+# the same variant and result; a patch that does not apply, does not
+# build, WARNs at boot or panics at boot fails with the named stage and
+# its evidence; a path leaving the tree and a thread with a missing part
+# are refused before anything is applied; the bench stage's table, JSON,
+# JUnit and KTAP are checked with parsers (python3's json, xmllint), the
+# charts of --plot and umkit plot by PNG magic and xmllint; umkit compare
+# finds a known effect (2 ms more per new mm: fork slower, marked and
+# called worse); nothing is left behind.
+#
+# make test runs the quick part; SMOKE_FULL=1 (make test-smoke) adds the
+# long one: the thread form with every lab's checks, the WARN at boot and
+# the known effect (each of those is a SKIP naming make test-smoke here).
+#
+# Kernel builds: the fixtures all change mm/vmscan.c, and smoke variants
+# share one tree (build/k/smoke-tree), so each is a one-file rebuild.
+. "$(dirname "$0")/lib.sh"
+# full: the long part runs (SMOKE_FULL=1); else its checks are SKIPs.
+full() { [ -n "${SMOKE_FULL:-}" ]; }
+t0=$(date +%s)
+# section NAME: a comment line with the seconds spent so far.
+section() { echo "# [$(( $(date +%s) - t0 )) s] $1"; }
+F=tests/fixtures/smoke
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+# png_ok FILE: the file starts with PNG's magic bytes.
+png_ok() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+
+# --- umkit plot: a recording's time series --------------------------------
+section "umkit plot"
+"$UMKIT" record tests/fixtures/guest $tmp/rec --every 100 --for 1 >/dev/null 2>&1
+out=$("$UMKIT" plot $tmp/rec $tmp/recplots 2>&1); rc=$?
+is "umkit plot RECORDING: exit 0" "$rc" 0
+like "... says what it drew" "$out" 'plot: [0-9]+ snapshots; charts in'
+check "... memory.png is a PNG" png_ok $tmp/recplots/memory.png
+check "... lru_gen.svg is well-formed SVG" xmllint --noout $tmp/recplots/lru_gen.svg
+check "... compaction.svg too" xmllint --noout $tmp/recplots/compaction.svg
+
+# --- the input forms: one hash ---------------------------------------------
+section "input forms"
+want=$("$UMKIT" smoke --hash $F/good.patch | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p')
+like "a patch file makes a smoke-HASH variant" "$want" '^smoke-[0-9a-f]{12}$'
+for form in quilt fp thread.mbox; do
+	got=$("$UMKIT" smoke --hash $F/$form | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p')
+	is "input form $form gives the same variant" "$got" "$want"
+done
+got=$("$UMKIT" smoke --hash - < $F/good.patch | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p')
+is "stdin gives the same variant" "$got" "$want"
+# A git tree holding the change as a commit (only mm/vmscan.c in it).
+src=$(uml/fetch-source.sh)
+g=$tmp/git
+mkdir -p $g/mm && cp "$src/mm/vmscan.c" $g/mm/ &&
+	git -C $g init -q && git -C $g add . &&
+	git -C $g -c user.name=t -c user.email=t@t commit -qm base &&
+	git -C $g -c user.name=t -c user.email=t@t am -q "$PWD/$F/fp/0001-mm-vmscan-say-hello-from-kswapd_init.patch"
+got=$("$UMKIT" smoke --hash --git $g HEAD~1..HEAD | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p')
+is "a git commit range gives the same variant" "$got" "$want"
+
+# --- refused before anything is applied ------------------------------------
+printf -- '--- a/../../etc/x\n+++ b/../../etc/x\n@@ -1 +1 @@\n-a\n+b\n' > $tmp/out.patch
+nsm=$(ls build/smoke | wc -l)
+out=$("$UMKIT" smoke --bench none $tmp/out.patch 2>&1); rc=$?
+is "a path leaving the tree: exit 2" "$rc" 2
+like "... named" "$out" "input +FAIL: .*leaves the tree"
+is "... and no variant was written" "$(ls build/smoke | wc -l)" "$nsm"
+# thread.mbox with its patch renumbered 1/2: part 2/2 is missing.
+sed 's/^Subject: \[PATCH 1\/1\]/Subject: [PATCH 1\/2]/' $F/thread.mbox > $tmp/missing.mbox
+out=$("$UMKIT" smoke --bench none $tmp/missing.mbox 2>&1); rc=$?
+is "a thread with a part missing: exit 2" "$rc" 2
+like "... the missing part named" "$out" 'PATCH 1/2|PATCH 2/2\] is missing|does not belong'
+
+# --- a good patch: every stage -------------------------------------------
+section "a good patch"
+# With two boots per kernel of procbench, and every report format.
+out=$("$UMKIT" smoke --labs none --run 'dmesg | grep -q umkit-smoke' -n 2 --bench procbench \
+	--json $tmp/r.json --junit $tmp/r.xml --ktap $F/good.patch 2>&1); rc=$?
+is "a good patch passes: exit 0" "$rc" 0
+like "... stages named" "$out" 'smoke: apply +ok'
+like "... build" "$out" 'smoke: build +ok'
+like "... boot clean" "$out" 'smoke: boot +ok .*no kernel reports'
+like "... the reproducer ran on both (base lacks the line, the patch has it)" "$out" \
+	"smoke: run +ok: .*base status 1, 0 reports; patched status 0, 0 reports"
+like "... PASS" "$out" "smoke: PASS $want"
+like "... the bench table, lkp-style" "$out" '%change .* metric'
+like "... a fork line" "$out" '[0-9.]+ +±[0-9]+% +[-+][0-9.]+%.* procbench.fork_us'
+like "... the legend" "$out" '2 boots per side, interleaved'
+check "... --json parses, 2 samples per side" python3 -c "import json,sys; d=json.load(open('$tmp/r.json')); m=d['metrics']['procbench.fork_us']['samples']; sys.exit(0 if len(m[0])==2 and len(m[1])==2 and d['kernels'][0]['host'] else 1)"
+check "... --junit is well-formed XML" xmllint --noout $tmp/r.xml
+is "... --junit has a testcase per stage" "$(xmllint --xpath 'count(//testcase)' $tmp/r.xml)" 6
+# The patch only adds a line at boot: for procbench the two kernels are
+# the same, so no change may be marked at p<0.01 (a 5% test would flag one
+# of six metrics in a quarter of the runs by chance alone).
+if printf '%s\n' "$out" | grep -E '^ *[0-9.]+ .*%\*\* .*procbench' >/dev/null; then
+	not_ok "... two kernels alike for procbench: no change at p<0.01" "$out"
+else
+	ok "... two kernels alike for procbench: no change at p<0.01"
+fi
+out2=$("$UMKIT" compare --plot $tmp/plots $tmp/r.json $tmp/r.json 2>&1); rc=$?
+is "compare of two saved --json files: exit 0" "$rc" 0
+like "... identical samples: nothing significant" "$out2" '0 of 6 metrics changed significantly'
+check "--plot: a PNG per metric (magic bytes)" png_ok $tmp/plots/procbench.fork_us.png
+check "--plot: an SVG per metric (well-formed XML)" xmllint --noout $tmp/plots/procbench.exec_us.svg
+ktap=$(printf '%s\n' "$out" | sed -n '/^KTAP version 1$/,$p')
+is "... --ktap: a KTAP document, its plan and 6 results" \
+	"$(printf '%s\n' "$ktap" | grep -cE '^(KTAP version 1|1\.\.6|ok [1-6] [a-z]+ # .*)$')" 8
+# The thread form, with every lab's batch checks this time (quick: lab 01).
+section "the thread form"
+if full; then labs=all; else labs=01; fi
+out2=$("$UMKIT" smoke --bench none --labs $labs --run 'dmesg | grep -q umkit-smoke' $F/thread.mbox 2>&1); rc=$?
+st() { printf '%s\n' "$1" | grep -E '^smoke: (apply|build|boot|run) ' | sed 's/ (.*//' | awk '{print $2, $3}'; }
+is "the thread form: the same variant and result" "$rc $(st "$out2")" "0 $(st "$out")"
+like "... the labs' checks ($labs) pass on the patched kernel" "$out2" 'smoke: labs +ok: [0-9]+ checks passed'
+like "... PASS, same variant" "$out2" "smoke: PASS $want"
+
+# --- failures, each with its stage and evidence ----------------------------
+section "failures"
+out=$("$UMKIT" smoke --bench none $F/noapply.patch 2>&1); rc=$?
+is "a patch that does not apply: exit 3" "$rc" 3
+like "... stage apply" "$out" 'smoke: apply +FAIL'
+like "... the file and hunk named" "$out" 'patching file mm/vmscan.c'
+like "... hunk" "$out" 'Hunk #1 FAILED'
+like "... the input it came from" "$out" "from $F/noapply.patch"
+
+out=$("$UMKIT" smoke --bench none $F/nobuild.patch 2>&1); rc=$?
+is "a patch that does not build: exit 4" "$rc" 4
+like "... stage build, the compiler's file:line" "$out" 'mm/vmscan.c:[0-9]+:[0-9]+: error'
+
+if full; then
+	out=$("$UMKIT" smoke --bench none --labs none $F/warn.patch 2>&1); rc=$?
+	is "a patch that WARNs at boot: exit 5" "$rc" 5
+	like "... stage boot, the WARNING shown" "$out" 'smoke: boot +FAIL.*report'
+	like "... the report's line" "$out" 'WARNING: .*mm/vmscan.c'
+else
+	for d in "a patch that WARNs at boot: exit 5" "... stage boot, the WARNING shown" "... the report's line"; do
+		skip "$d" "the long part: make test-smoke"
+	done
+fi
+
+out=$("$UMKIT" smoke --bench none --labs none $F/panic.patch 2>&1); rc=$?
+is "a patch that panics at boot: exit 5" "$rc" 5
+like "... stage boot, the panic shown" "$out" 'smoke: boot +FAIL: the kernel panicked'
+like "... its message" "$out" 'umkit smoke fixture: panic at boot'
+
+# --- a known effect: 2 ms more per new mm makes fork slower ---------------
+section "a known effect"
+if full; then
+	out=$("$UMKIT" smoke --labs none --bench none $F/slowfork.patch 2>&1); rc=$?
+	is "the slow-fork fixture passes smoke" "$rc" 0
+	sv=$(printf '%s\n' "$out" | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p')
+	out=$("$UMKIT" compare -n 3 --bench procbench base "$sv" 2>&1); rc=$?
+	is "compare base $sv: exit 0" "$rc" 0
+	# The fastest fork of each boot: wall-time means follow the host's load.
+	like "... fork significantly slower, marked and called worse" "$out" \
+		'\+[0-9.]+%\*{1,2} .* procbench.fork_min_us \(worse\)'
+else
+	for d in "the slow-fork fixture passes smoke" "compare base SLOWFORK: exit 0" "... fork significantly slower, marked and called worse"; do
+		skip "$d" "the long part: make test-smoke"
+	done
+fi
+
+section "leftovers"
+no_leftovers "no UML process, mount or run/ entry left"
+is "no half-made tree left" "$(ls -d build/k/*/src.new build/smoke/*.tmp-* 2>/dev/null)" ""
+done_testing

@@ -1,0 +1,74 @@
+/*
+ * test-stats.c - unit tests of uml/stats.c against known values: the
+ * incomplete beta function, Student's t tail, and Welch's t-test on a
+ * textbook pair of samples.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "stats.h"
+
+/* I_x(a, b) at points with closed forms. */
+static void
+t_incbeta(void **state)
+{
+	assert_true(fabs(stats_incbeta(0.5, 2, 3) - 0.6875) < 1e-12);
+	assert_true(fabs(stats_incbeta(0.3, 1, 1) - 0.3) < 1e-12);
+	assert_true(fabs(stats_incbeta(0.7, 3, 1) - pow(0.7, 3)) < 1e-12);
+	assert_true(fabs(stats_incbeta(0.2, 1, 4) - (1 - pow(0.8, 4))) < 1e-12);
+	/* I_x(1/2, 1/2) = 2/pi asin(sqrt x) */
+	assert_true(fabs(stats_incbeta(0.25, 0.5, 0.5) - 2 / M_PI * asin(0.5)) < 1e-10);
+	assert_true(stats_incbeta(0, 2, 2) == 0 && stats_incbeta(1, 2, 2) == 1);
+}
+
+/* Student's t: critical values from the tables. */
+static void
+t_student(void **state)
+{
+	assert_true(fabs(stats_t_p(2.228139, 10) - 0.05) < 1e-5);
+	assert_true(fabs(stats_t_p(12.7062, 1) - 0.05) < 1e-4);
+	assert_true(fabs(stats_t_p(2.575829, 1e7) - 0.01) < 1e-5);
+	assert_true(fabs(stats_t_p(0, 5) - 1) < 1e-12);
+	/* df = 1 is Cauchy: p = 1 - 2/pi atan(t) */
+	assert_true(fabs(stats_t_p(3, 1) - (1 - 2 / M_PI * atan(3))) < 1e-10);
+}
+
+/* Welch's test on two small samples (t and df checked by hand). */
+static void
+t_welch(void **state)
+{
+	double		a[] = { 19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3, 18.9, 19.5, 22.0 };
+	double		b[] = { 28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7, 27.6, 20.6, 13.7,
+				23.2, 17.5, 20.6, 18.0, 23.9, 21.6, 24.3, 20.4, 23.9, 13.3 };
+	double		same[] = { 1, 2, 3, 4, 5 };
+	struct welch	w;
+
+	stats_welch(a, 10, b, 20, &w);
+	/* t = 2.2255, df = 24.52 (by hand); p ~ 0.036, between the 5% and
+	 * 2.5% two-sided critical values of t(24) (2.064 and 2.492) */
+	assert_true(fabs(w.mean[0] - 19.37) < 1e-9);
+	assert_true(fabs(w.t - 2.225512) < 1e-5);
+	assert_true(fabs(w.df - 24.524635) < 1e-5);
+	assert_true(w.p > 0.02 && w.p < 0.05);
+	assert_true(fabs(w.p - 0.0355) < 0.002);
+	stats_welch(same, 5, same, 5, &w);
+	assert_true(w.p == 1 && w.t == 0 && w.change_pct == 0);
+	stats_welch(same, 1, same, 5, &w);
+	assert_true(w.p == 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_incbeta),
+		cmocka_unit_test(t_student),
+		cmocka_unit_test(t_welch),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

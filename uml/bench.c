@@ -1,0 +1,493 @@
+/* bench.c - interleaved before/after benchmark boots and their table (bench.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "stats.h"
+#include "util.h"
+
+/* A benchmark: the guest commands that print its "procbench: ..." lines. */
+struct bdef {
+	const char	*name;
+	const char	*script;
+};
+
+/* Each case's result line gets a "case=" tag the parser keys metrics on. */
+static const struct bdef bdefs[] = {
+	{ "procbench",
+	  "for c in fork exec shell; do n=300; [ $c = fork ] && n=1000; "
+	  "procbench --case $c --cpu 1 --iterations $n || exit 1; done" },
+	{ "kvbench",
+	  "kvbench --size 50% --time 3 --pattern gaussian || exit 1" },
+	{ NULL, NULL }
+};
+
+const char bench_list[] = "procbench (fork, exec, shell: us per op, and "
+    "the fastest repeat), "
+    "kvbench (ops/s, p99 latency)";
+
+/* The benchmark called name, or NULL. */
+static const struct bdef *
+bdef_find(const char *name, size_t n)
+{
+	const struct bdef	*b;
+
+	for (b = bdefs; b->name != NULL; b++)
+		if (strlen(b->name) == n && strncmp(b->name, name, n) == 0)
+			return b;
+	return NULL;
+}
+
+/* Check a comma list of benchmark names. */
+int
+bench_check(const char *names, char *err, size_t errlen)
+{
+	const char	*p = names, *e;
+
+	for (; *p != '\0'; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ',');
+		if (bdef_find(p, e - p) == NULL) {
+			snprintf(err, errlen, "no benchmark '%.*s' (have: %s)",
+			    (int)(e - p), p, bench_list);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The metric called name in r, made on first use. */
+static struct bmetric *
+metric(struct bres *r, const char *name, int lower)
+{
+	int	i;
+
+	for (i = 0; i < r->nm; i++)
+		if (strcmp(r->m[i].name, name) == 0)
+			return &r->m[i];
+	if (r->nm == BENCH_MAX_METRICS)
+		return NULL;
+	r->m[r->nm].name = xstrdup(name);
+	r->m[r->nm].lower_better = lower;
+	return &r->m[r->nm++];
+}
+
+/* Add a sample. */
+static void
+add_sample(struct bres *r, int side, const char *name, int lower, double v)
+{
+	struct bmetric	*m = metric(r, name, lower);
+
+	if (m != NULL && m->n[side] < BENCH_MAX_BOOTS)
+		m->v[side][m->n[side]++] = v;
+}
+
+/* The value of key= in a result line, or NAN. */
+static double
+kv(const char *line, const char *key)
+{
+	char		 k[64];
+	const char	*p;
+
+	snprintf(k, sizeof k, " %s=", key);
+	if ((p = strstr(line, k)) == NULL)
+		return NAN;
+	return strtod(p + strlen(k), NULL);
+}
+
+/* The metrics of one boot's output: the workloads' result lines. */
+static void
+parse_out(struct bres *r, int side, char *out)
+{
+	char	*l, *nl, c[32], name[96];
+
+	for (l = out; l != NULL && *l != '\0'; l = nl ? nl + 1 : NULL) {
+		if ((nl = strchr(l, '\n')) != NULL)
+			*nl = '\0';
+		if (strncmp(l, "procbench: ", 11) == 0) {
+			const char *p = strstr(l, " case=");
+
+			if (p == NULL || sscanf(p + 6, "%31s", c) != 1)
+				continue;
+			snprintf(name, sizeof name, "procbench.%s_us", c);
+			add_sample(r, side, name, 1, kv(l, "us_per_op"));
+			/* The fastest repeat: what a busy host disturbs least. */
+			snprintf(name, sizeof name, "procbench.%s_min_us", c);
+			add_sample(r, side, name, 1, kv(l, "min_us"));
+		} else if (strncmp(l, "kvbench: ", 9) == 0) {
+			add_sample(r, side, "kvbench.ops_per_s", 0, kv(l, "ops_per_s"));
+			add_sample(r, side, "kvbench.p99_us", 1, kv(l, "p99_us"));
+		}
+	}
+}
+
+/* Run one boot: umkit exec -k KERNEL -- sh -c SCRIPT; stdout returned. */
+static int
+boot_once(const char *kernel, const char *script, char **out)
+{
+	char	*argv[] = { top_path("build/bin/umkit"), "exec", "-c", "2", "-k",
+		    (char *)kernel, "-t", "900", "--", "sh", "-c", (char *)script, NULL };
+	int	 p[2], st;
+	pid_t	 pid;
+	char	 tmp[4096];
+	size_t	 len = 0;
+	ssize_t	 n;
+
+	*out = xstrdup("");
+	if (pipe(p) < 0)
+		fatal("pipe");
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0)
+		fatal("fork");
+	if (pid == 0) {
+		close(p[0]);
+		dup2(p[1], 1);
+		close(p[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	for (;;) {
+		n = read(p[0], tmp, sizeof tmp);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*out = xrealloc(*out, len + n + 1);
+		memcpy(*out + len, tmp, n);
+		len += n;
+		(*out)[len] = '\0';
+	}
+	close(p[0]);
+	st = child_wait(pid);
+	free(argv[0]);
+	return st;
+}
+
+static volatile sig_atomic_t	fwd_pid, fwd_sig;
+
+/* Pass a terminating signal on to the child being waited for. */
+static void
+fwd_handler(int sig)
+{
+	fwd_sig = sig;
+	if (fwd_pid > 0)
+		kill(fwd_pid, sig);
+}
+
+/* Wait for pid, forwarding signals. */
+int
+child_wait(pid_t pid)
+{
+	return child_wait_tick(pid, NULL, NULL);
+}
+
+/* Wait for pid, forwarding signals, calling tick every 300 ms. */
+int
+child_wait_tick(pid_t pid, void (*tick)(void *), void *arg)
+{
+	struct sigaction	 sa, old[3];
+	static const int	 sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	int			 st = 0, i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fwd_handler;
+	sigemptyset(&sa.sa_mask);
+	fwd_pid = pid;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	for (;;) {
+		pid_t r = waitpid(pid, &st, tick != NULL ? WNOHANG : 0);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			fatal("waitpid");
+		if (r == 0) {
+			tick(arg);
+			usleep(300000);
+		}
+	}
+	fwd_pid = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (fwd_sig != 0)
+		return 128 + fwd_sig;
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+/* "hostname, uname -r, cpu model" of this machine. */
+static char *
+host_id(void)
+{
+	struct utsname	 u;
+	char		*ci = read_text("/proc/cpuinfo"), *m, *e, *r;
+	char		 model[128] = "?";
+
+	uname(&u);
+	if (ci != NULL && (m = strstr(ci, "model name")) != NULL &&
+	    (m = strchr(m, ':')) != NULL) {
+		m += 2;
+		e = strchrnul(m, '\n');
+		snprintf(model, sizeof model, "%.*s", (int)(e - m), m);
+	}
+	free(ci);
+	r = xasprintf("%s, Linux %s, %s x %ld", u.nodename, u.release, model,
+	    sysconf(_SC_NPROCESSORS_ONLN));
+	return r;
+}
+
+/* The interleaved boots. */
+int
+bench_run(const char *kernel[2], const char *label[2], const char *names,
+    int n, struct bres *r)
+{
+	struct sbufl { char *s; } sc = { xstrdup("") };
+	const char	*p, *e;
+	char		*out, *t;
+	long long	 t0 = now_ms();
+	int		 i, side, rc, tty = isatty(2), done = 0;
+
+	memset(r, 0, sizeof *r);
+	for (side = 0; side < 2; side++) {
+		r->label[side] = xstrdup(label[side]);
+		r->host[side] = host_id();
+	}
+	r->boots = n;
+	for (p = names; *p != '\0'; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ',');
+		t = xasprintf("%s%s%s", sc.s, *sc.s ? "; " : "", bdef_find(p, e - p)->script);
+		free(sc.s);
+		sc.s = t;
+	}
+	for (i = 0; i < n; i++) {
+		for (side = 0; side < 2; side++) {
+			long long el = now_ms() - t0;
+
+			fprintf(stderr, tty ? "\rbench: boot %d of %d (%s), %llds elapsed%s   " :
+			    "bench: boot %d of %d (%s), %llds elapsed%s\n", 2 * i + side + 1,
+			    2 * n, label[side], el / 1000, done ? "" : "");
+			if (done > 0 && tty)
+				fprintf(stderr, "\rbench: boot %d of %d (%s), %llds elapsed, "
+				    "~%llds left   ", 2 * i + side + 1, 2 * n, label[side],
+				    el / 1000, el / done * (2 * n - done) / 1000);
+			rc = boot_once(kernel[side], sc.s, &out);
+			if (rc != 0) {
+				if (tty)
+					fprintf(stderr, "\n");
+				warnmsg("bench: boot %d (%s) failed with status %d",
+				    2 * i + side + 1, label[side], rc);
+				fprintf(stderr, "%s", out);
+				free(out);
+				free(sc.s);
+				return rc;
+			}
+			parse_out(r, side, out);
+			free(out);
+			done++;
+		}
+	}
+	if (tty)
+		fprintf(stderr, "\n");
+	fprintf(stderr, "bench: %d boots in %.1f s\n", 2 * n, (now_ms() - t0) / 1000.0);
+	free(sc.s);
+	return 0;
+}
+
+/* The table: base ±%stddev  %change  patched ±%stddev  metric. */
+void
+bench_table(const struct bres *r, FILE *f)
+{
+	struct welch	 w;
+	int		 i, sig = 0;
+	const char	*mark;
+	char		 sa[32], sb[32];
+
+	fprintf(f, "%16.16s %8s %10s %16.16s %8s  %s\n", r->label[0], "", "%change",
+	    r->label[1], "", "metric");
+	fprintf(f, "%16s %8s %10s %16s %8s  %s\n", "----------------", "--------",
+	    "----------", "----------------", "--------", "------");
+	for (i = 0; i < r->nm; i++) {
+		const struct bmetric *m = &r->m[i];
+
+		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
+		mark = w.p < 0.01 ? "**" : w.p < 0.05 ? "*" : "";
+		if (*mark)
+			sig++;
+		snprintf(sa, sizeof sa, "±%.0f", w.mean[0] ? 100 * w.sd[0] / fabs(w.mean[0]) : 0);
+		snprintf(sb, sizeof sb, "±%.0f", w.mean[1] ? 100 * w.sd[1] / fabs(w.mean[1]) : 0);
+		fprintf(f, "%16.1f %8s%% %+9.1f%%%-2s %14.1f %8s%%  %s%s\n", w.mean[0],
+		    sa, w.change_pct, mark, w.mean[1], sb,
+		    m->name, !*mark ? "" : ((w.change_pct < 0) == m->lower_better) ?
+		    " (better)" : " (worse)");
+	}
+	fprintf(f, "± stddev in %% of the mean; %%change * p<0.05, ** p<0.01 "
+	    "(Welch's t-test, two-sided); %d boots per side, interleaved; %d of %d "
+	    "metrics changed significantly\n", r->boots, sig, r->nm);
+	if (r->host[0] && r->host[1] && strcmp(r->host[0], r->host[1]) != 0)
+		fprintf(f, "note: the two sides ran on different machines:\n  %s: %s\n"
+		    "  %s: %s\n", r->label[0], r->host[0], r->label[1], r->host[1]);
+}
+
+/* Every sample as JSON. */
+int
+bench_json_write(const struct bres *r, const char *path)
+{
+	json_t	*o = json_object(), *k = json_array(), *ms = json_object();
+	int	 i, s, j, rc;
+	struct welch w;
+
+	for (s = 0; s < 2; s++)
+		json_array_append_new(k, json_pack("{s:s,s:s}", "label", r->label[s],
+		    "host", r->host[s]));
+	for (i = 0; i < r->nm; i++) {
+		const struct bmetric *m = &r->m[i];
+		json_t	*sm = json_array();
+
+		for (s = 0; s < 2; s++) {
+			json_t *a = json_array();
+
+			for (j = 0; j < m->n[s]; j++)
+				json_array_append_new(a, json_real(m->v[s][j]));
+			json_array_append_new(sm, a);
+		}
+		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
+		json_object_set_new(ms, m->name, json_pack("{s:b,s:o,s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
+		    "lower_is_better", m->lower_better, "samples", sm,
+		    "mean_a", w.mean[0], "sd_a", w.sd[0], "mean_b", w.mean[1],
+		    "sd_b", w.sd[1], "change_pct", w.change_pct, "t", isfinite(w.t) ? w.t : 1e300,
+		    "p", w.p));
+	}
+	json_object_set_new(o, "umkit_bench", json_integer(1));
+	json_object_set_new(o, "boots", json_integer(r->boots));
+	json_object_set_new(o, "kernels", k);
+	json_object_set_new(o, "metrics", ms);
+	rc = json_dump_file(o, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return rc;
+}
+
+/* Side `side` of r from a saved file: its second kernel's samples. */
+int
+bench_json_read(struct bres *r, int side, const char *path, char *err,
+    size_t errlen)
+{
+	json_error_t	 je;
+	json_t		*o = json_load_file(path, 0, &je), *ms, *m, *k, *a, *x;
+	const char	*name, *lab, *host;
+	size_t		 j;
+
+	if (o == NULL || json_integer_value(json_object_get(o, "umkit_bench")) != 1) {
+		snprintf(err, errlen, "%s: not a umkit --json result file%s%s", path,
+		    o == NULL ? ": " : "", o == NULL ? je.text : "");
+		json_decref(o);
+		return -1;
+	}
+	k = json_array_get(json_object_get(o, "kernels"), 1);
+	lab = json_string_value(json_object_get(k, "label"));
+	host = json_string_value(json_object_get(k, "host"));
+	r->label[side] = xasprintf("%s", lab ? lab : path);
+	r->host[side] = xstrdup(host ? host : "?");
+	r->boots = (int)json_integer_value(json_object_get(o, "boots"));
+	ms = json_object_get(o, "metrics");
+	json_object_foreach(ms, name, m) {
+		int lower = json_is_true(json_object_get(m, "lower_is_better"));
+
+		a = json_array_get(json_object_get(m, "samples"), 1);
+		json_array_foreach(a, j, x)
+			add_sample(r, side, name, lower, json_number_value(x));
+	}
+	json_decref(o);
+	return 0;
+}
+
+/* Charts of every metric through gnuplot. */
+int
+bench_plot(const struct bres *r, const char *dir, char *err, size_t errlen)
+{
+	char		*path, *gp;
+	FILE		*f, *g;
+	int		 i, s, rc;
+	pid_t		 pid;
+	struct welch	 w;
+
+	mkdir(dir, 0755);
+	gp = xasprintf("%s/plot.gp", dir);
+	if ((g = fopen(gp, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", gp, strerror(errno));
+		free(gp);
+		return -1;
+	}
+	fprintf(g, "# umkit: bars with error bars (mean, standard deviation)\n"
+	    "set style fill solid 0.6 border -1\nset boxwidth 0.6\n"
+	    "set yrange [0:*]\nset grid ytics\nunset key\nset xrange [-0.6:1.6]\n");
+	for (i = 0; i < r->nm; i++) {
+		const struct bmetric *m = &r->m[i];
+
+		path = xasprintf("%s/%s.dat", dir, m->name);
+		if ((f = fopen(path, "w")) == NULL) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			free(path);
+			fclose(g);
+			free(gp);
+			return -1;
+		}
+		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
+		fprintf(f, "# kernel mean stddev n\n");
+		for (s = 0; s < 2; s++)
+			fprintf(f, "\"%s\" %.6g %.6g %d\n", r->label[s], w.mean[s], w.sd[s],
+			    m->n[s]);
+		fclose(f);
+		for (s = 0; s < 2; s++) {
+			fprintf(g, "set terminal %s size 640,480\nset output '%s/%s.%s'\n",
+			    s ? "svg" : "pngcairo", dir, m->name, s ? "svg" : "png");
+			fprintf(g, "set title \"%s (%+.1f%%, p=%.3g, %d boots per side)\" noenhanced\n"
+			    "set ylabel \"%s\" noenhanced\n"
+			    "plot '%s' using 0:2:3:xtic(1) with boxerrorbars lc rgb '#4a7ab0'\n",
+			    m->name, w.change_pct, w.p, r->boots, m->name, path);
+		}
+		free(path);
+	}
+	fprintf(g, "unset output\n");
+	fclose(g);
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0)
+		fatal("fork");
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
+		_exit(127);
+	}
+	rc = child_wait(pid);
+	if (rc != 0)
+		snprintf(err, errlen, "gnuplot %s failed (status %d%s)", gp, rc,
+		    rc == 127 ? ": not installed? apt-get install gnuplot-nox" : "");
+	free(gp);
+	return rc == 0 ? 0 : -1;
+}
+
+/* Free what r holds. */
+void
+bench_free(struct bres *r)
+{
+	int	i;
+
+	for (i = 0; i < 2; i++) {
+		free(r->label[i]);
+		free(r->host[i]);
+	}
+	for (i = 0; i < r->nm; i++)
+		free(r->m[i].name);
+	memset(r, 0, sizeof *r);
+}

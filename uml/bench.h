@@ -1,0 +1,67 @@
+/*
+ * bench.h - before/after benchmarks of two kernels (umkit compare, and
+ * umkit smoke -n): N boots per kernel, interleaved A B A B so drift hits
+ * both, serialised, each benchmark pinned to guest CPU 1; per metric the
+ * mean, standard deviation, % change and Welch's t-test (stats.h), as a
+ * table in the shape of lkp-tests' compare, and as JSON with every sample.
+ */
+#ifndef UMKIT_BENCH_H
+#define UMKIT_BENCH_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#define BENCH_MAX_METRICS	32
+#define BENCH_MAX_BOOTS		100
+
+struct bmetric {
+	char	*name;			/* "procbench.fork_us" */
+	int	 lower_better;
+	double	 v[2][BENCH_MAX_BOOTS];
+	int	 n[2];
+};
+
+struct bres {
+	char		*label[2];	/* the two kernels' names */
+	char		*host[2];	/* "hostname, kernel, cpu" of each side */
+	struct bmetric	 m[BENCH_MAX_METRICS];
+	int		 nm;
+	int		 boots;
+};
+
+/* 0 if every name in the comma list is a benchmark (else err names it). */
+int	bench_check(const char *names, char *err, size_t errlen);
+/* The benchmarks, as the help texts list them. */
+extern const char bench_list[];
+/*
+ * Boot kernel[0] and kernel[1] n times each, interleaved, running the
+ * benchmarks names; samples into r.  Progress on stderr.  0, or the
+ * failing boot's exit status (a signal: 128+N).
+ */
+int	bench_run(const char *kernel[2], const char *label[2], const char *names,
+	    int n, struct bres *r);
+/* The comparison table with its legend. */
+void	bench_table(const struct bres *, FILE *);
+/* Every sample, the kernels and the machine as JSON; 0 or -1. */
+int	bench_json_write(const struct bres *, const char *path);
+/* Side `side` of r from a saved file (its second kernel); 0 or -1 with err. */
+int	bench_json_read(struct bres *r, int side, const char *path, char *err,
+	    size_t errlen);
+void	bench_free(struct bres *);
+/*
+ * Charts in dir (made if missing): per metric METRIC.png and METRIC.svg,
+ * a bar per kernel with its standard deviation as error bar, drawn by
+ * gnuplot from METRIC.dat and plot.gp (both kept).  0, or -1 with err.
+ */
+int	bench_plot(const struct bres *, const char *dir, char *err, size_t errlen);
+/*
+ * Wait for child pid, passing SIGINT, SIGTERM and SIGHUP on to it (its
+ * own cleanup runs: umkit exec kills its guest, kbuild.sh removes its
+ * half-made tree).  Its exit status, 128+N for a signal; 128+N too when
+ * this process got signal N meanwhile.
+ */
+int	child_wait(pid_t pid);
+/* The same, calling tick(arg) every 300 ms while the child runs. */
+int	child_wait_tick(pid_t pid, void (*tick)(void *), void *arg);
+
+#endif

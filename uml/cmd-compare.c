@@ -1,0 +1,159 @@
+/*
+ * cmd-compare.c - 'umkit compare A B': the benchmarks on two kernels
+ * (variants, or smoke-HASH variants), N interleaved boots each, or two
+ * saved --json result files; the lkp-style table with Welch's t-test.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "guest.h"
+#include "umkit.h"
+#include "util.h"
+
+/* Whether arg names a saved result file rather than a variant. */
+static int
+is_json(const char *arg)
+{
+	size_t	n = strlen(arg);
+
+	return n > 5 && strcmp(arg + n - 5, ".json") == 0;
+}
+
+/*
+ * The kernel binary of variant v (allocated): a smoke variant's from its
+ * build/smoke/HASH (built again by kbuild.sh when missing), any other as
+ * umkit exec finds it (guest_kernel: built on first use; an installed
+ * kit's shipped kernels as they are).
+ */
+static char *
+variant_kernel(const char *v)
+{
+	struct guest_opts	 o;
+	char			*k, *cmd, *script, *build;
+
+	if (*v == '\0' || strchr(v, '/') != NULL || *v == '.')
+		fatalx("%s: not a variant name or a .json result file", v);
+	if (strncmp(v, "smoke-", 6) != 0) {
+		guest_opts_init(&o);
+		o.variant = v;
+		return xstrdup(guest_kernel(&o));
+	}
+	k = xasprintf("%s/build/smoke/%s/linux", top_dir(), v + 6);
+	if (access(k, X_OK) == 0)
+		return k;
+	script = top_path("uml/kbuild.sh");
+	build = top_path("build");
+	cmd = xasprintf("UMKIT_BUILD='%s' '%s' '%s' >/dev/null", build, script, v);
+	if (system(cmd) != 0 || access(k, X_OK) < 0)
+		fatalx("building variant %s failed (see above)", v);
+	free(cmd);
+	free(script);
+	free(build);
+	return k;
+}
+
+/* umkit compare [--bench NAMES] [-n N] [--json FILE] A B */
+static int
+compare_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "bench", required_argument, NULL, 'b' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct bres	 r;
+	const char	*names = "procbench", *json = NULL, *plot = NULL, *label[2];
+	char		*kern[2], err[512], *end;
+	int		 c, n = 5, rc, i;
+
+	while ((c = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			names = optarg;
+			break;
+		case 'j':
+			json = optarg;
+			break;
+		case 'p':
+			plot = optarg;
+			break;
+		case 'n':
+			n = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || n < 2 || n > BENCH_MAX_BOOTS)
+				fatalx("-n %s: want 2 to %d boots", optarg, BENCH_MAX_BOOTS);
+			break;
+		default:
+			return cmd_usage(&cmd_compare);
+		}
+	}
+	if (argc - optind != 2)
+		return cmd_usage(&cmd_compare);
+	label[0] = argv[optind];
+	label[1] = argv[optind + 1];
+	if (is_json(label[0]) != is_json(label[1]))
+		fatalx("compare two variants or two .json result files, not one of each");
+	if (is_json(label[0])) {
+		memset(&r, 0, sizeof r);
+		for (i = 0; i < 2; i++)
+			if (bench_json_read(&r, i, label[i], err, sizeof err) < 0)
+				fatalx("%s", err);
+		bench_table(&r, stdout);
+		if (plot != NULL && bench_plot(&r, plot, err, sizeof err) < 0)
+			fatalx("%s", err);
+		bench_free(&r);
+		return 0;
+	}
+	if (bench_check(names, err, sizeof err) < 0)
+		fatalx("--bench %s: %s", names, err);
+	for (i = 0; i < 2; i++)
+		kern[i] = variant_kernel(label[i]);
+	rc = bench_run((const char **)kern, label, names, n, &r);
+	if (rc == 0) {
+		bench_table(&r, stdout);
+		if (json != NULL && bench_json_write(&r, json) < 0)
+			fatalx("cannot write %s", json);
+		if (plot != NULL && bench_plot(&r, plot, err, sizeof err) < 0)
+			fatalx("%s", err);
+	}
+	bench_free(&r);
+	free(kern[0]);
+	free(kern[1]);
+	return rc == 0 ? 0 : rc >= 128 ? rc : EXIT_KIT;
+}
+
+const struct cmd cmd_compare = {
+	.name = "compare",
+	.usage = "compare [--bench NAMES] [-n N] [--json FILE] [--plot DIR] A B",
+	.help =
+"Benchmark two kernels against each other: A and B are variants (see\n"
+"'umkit variants'; a smoke-HASH variant of 'umkit smoke' too), booted N\n"
+"times each (default 5), interleaved A B A B so that drift hits both, one\n"
+"boot at a time, each benchmark pinned to guest CPU 1.  Or A and B are two\n"
+".json files saved by earlier runs (--json), compared by their second\n"
+"kernel's samples; the table says when they come from different machines.\n"
+"\n"
+"  --bench NAMES  comma list (default procbench): procbench, kvbench\n"
+"  -n N           boots per kernel (2-100; default 5)\n"
+"  --json FILE    every sample, both kernels and the machine, as JSON\n"
+"  --plot DIR     a PNG and an SVG chart per metric (gnuplot): bars with\n"
+"                error bars (standard deviation)\n"
+"\n"
+"The table, per metric: A's mean ±stddev (in % of the mean), the % change,\n"
+"B's mean ±stddev; * marks p<0.05 and ** p<0.01 in Welch's t-test\n"
+"(two-sided, Welch-Satterthwaite degrees of freedom), with (better) or\n"
+"(worse) by the metric's direction.\n"
+"\n"
+"Examples:\n"
+"  umkit compare base rss-lazy --bench procbench      (seed 001's table)\n"
+"  umkit compare -n 10 --json a.json base smoke-0123456789ab\n"
+"  umkit compare laptop.json server.json",
+	.max_args = CMD_ARGS_ANY,
+	.exec = compare_main,
+};

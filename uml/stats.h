@@ -1,0 +1,27 @@
+/*
+ * stats.h - the statistics of a before/after comparison: mean, standard
+ * deviation, and Welch's t-test (unequal variances) with its p-value
+ * from the regularized incomplete beta function, written here.
+ */
+#ifndef UMKIT_STATS_H
+#define UMKIT_STATS_H
+
+struct welch {
+	double	mean[2], sd[2];	/* sample mean and standard deviation */
+	int	n[2];
+	double	t, df;		/* Welch's t and Welch-Satterthwaite df */
+	double	p;		/* two-sided p-value; 1 when undefined */
+	double	change_pct;	/* (mean[1] - mean[0]) / mean[0] * 100 */
+};
+
+/* The mean and sample standard deviation (n - 1) of n values. */
+void	stats_mean_sd(const double *v, int n, double *mean, double *sd);
+/* I_x(a, b), the regularized incomplete beta function (0 <= x <= 1). */
+double	stats_incbeta(double x, double a, double b);
+/* Two-sided p of Student's t with df degrees of freedom. */
+double	stats_t_p(double t, double df);
+/* Compare samples a (base) and b (patched). */
+void	stats_welch(const double *a, int na, const double *b, int nb,
+	    struct welch *);
+
+#endif
