@@ -22,7 +22,7 @@ umkit-hello_FLAGS = -nostdlib
 
 GUEST_BINS	 = $(addprefix $(B)/rootfs/bin/,$(GUEST_PROGS))
 # Guest shell scripts: rootfs/NAME.sh is /usr/bin/NAME in the guest.
-GUEST_SCRIPTS	:= rootfs/compaction-round.sh rootfs/walk-probe.sh
+GUEST_SCRIPTS	:= rootfs/compaction-round.sh rootfs/walk-probe.sh rootfs/lru-age.sh
 
 all: $(ROOTFS)
 rootfs: $(ROOTFS)

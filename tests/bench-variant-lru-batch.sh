@@ -15,7 +15,7 @@
 #     lru-batch, beside the ns per moved page inc_min_seq() spent in them.
 #
 # Each boot: 200 MiB of tmpfs in the oldest generation, 8 writes per mode
-# of 5 agings each (tests/lru-age.sh), 512 MiB guest, 2 CPUs; then, in
+# of 5 agings each (rootfs/lru-age.sh, lru-age in the guest), 512 MiB guest, 2 CPUs; then, in
 # another boot of 256 MiB, 2 kvbench runs of 8 s per mode.
 cd "$(dirname "$0")/.." || exit 2
 boots=${BENCH_BOOTS:-5}
@@ -28,12 +28,12 @@ done
 
 . tests/bench-stats.sh
 
-# run VARIANT: one boot of tests/lru-age.sh; appends each boot's figures
+# run VARIANT: one boot of lru-age (rootfs/lru-age.sh); appends each boot's figures
 # to $tmp/VARIANT.KIND.MODE (KIND call: median ns per moved page of the
 # full inc_min_seq() calls; write: median ns per moved page of the writes)
 run() {
 	if ! ./umkit exec -V "$1" -m 512M -t 300 -- env MB=200 ROUNDS=8 AGINGS=5 \
-	    sh -c "$(cat tests/lru-age.sh)" > "$tmp/out" 2>&1; then
+	    lru-age > "$tmp/out" 2>&1; then
 		echo "bench: the aging run on $1 failed:"; cat "$tmp/out"; exit 1
 	fi
 	awk '$1 == "age" { pages[$2 " " $3] = $4 * 5 }

@@ -101,6 +101,20 @@ is "compare of two saved --json files: exit 0" "$rc" 0
 like "... identical samples: nothing significant" "$out2" '0 of 6 metrics changed significantly'
 check "--plot: a PNG per metric (magic bytes)" png_ok $tmp/plots/procbench.fork_us.png
 check "--plot: an SVG per metric (well-formed XML)" xmllint --noout $tmp/plots/procbench.exec_us.svg
+# --- the other benchmarks, and a side's setup ------------------------------
+section "readtwice, aging, compaction"
+out2=$("$UMKIT" compare -n 2 --bench readtwice,aging,compaction base base 2>&1); rc=$?
+is "compare -n 2 --bench readtwice,aging,compaction base base: exit 0" "$rc" 0
+for m in readtwice.pass1_mb_per_s readtwice.refault_file_pages aging.ns_per_page \
+    compaction.free_scanned compaction.free_passes compaction.migrated; do
+	like "... a row for $m" "$out2" "^ +[0-9.]+ +±[0-9]+% +[-+][0-9.]+%.* $m( |$)"
+done
+like "... one variant twice: the sides are A:base and B:base" "$out2" 'A:base .*%change .*B:base'
+out2=$("$UMKIT" compare -n 2 --bench aging --setup-b 'echo no; false' base base 2>&1); rc=$?
+like "a failing --setup-b fails the comparison" "$rc" '^[1-9]'
+like "... and says so" "$out2" 'bench: the setup failed'
+out2=$("$UMKIT" compare --bench nosuch base base 2>&1); rc=$?
+like "--bench nosuch: refused, the benchmarks listed" "$rc:$out2" "^[1-9].*no benchmark 'nosuch' \(have: procbench"
 ktap=$(printf '%s\n' "$out" | sed -n '/^KTAP version 1$/,$p')
 is "... --ktap: a KTAP document, its plan and 6 results" \
 	"$(printf '%s\n' "$ktap" | grep -cE '^(KTAP version 1|1\.\.6|ok [1-6] [a-z]+ # .*)$')" 8
@@ -153,8 +167,17 @@ if full; then
 	# The fastest fork of each boot: wall-time means follow the host's load.
 	like "... fork significantly slower, marked and called worse" "$out" \
 		'\+[0-9.]+%\*{1,2} .* procbench.fork_min_us \(worse\)'
+	# Seed 000: lru-batch's switch at N (7.2's per-folio path) against Y.
+	out=$("$UMKIT" compare -n 4 --bench aging \
+		--setup-a 'echo N > /sys/kernel/debug/lru_gen_batch_aging' lru-batch lru-batch 2>&1); rc=$?
+	is "compare --setup-a N lru-batch lru-batch --bench aging: exit 0" "$rc" 0
+	like "... batched inc_min_seq() significantly cheaper per page" "$out" \
+		'-[0-9.]+%\*{1,2} .* aging.inc_min_seq_ns_per_page \(better\)'
 else
-	for d in "the slow-fork fixture passes smoke" "compare base SLOWFORK: exit 0" "... fork significantly slower, marked and called worse"; do
+	for d in "the slow-fork fixture passes smoke" "compare base SLOWFORK: exit 0" \
+	    "... fork significantly slower, marked and called worse" \
+	    "compare --setup-a N lru-batch lru-batch --bench aging: exit 0" \
+	    "... batched inc_min_seq() significantly cheaper per page"; do
 		skip "$d" "the long part: make test-smoke"
 	done
 fi

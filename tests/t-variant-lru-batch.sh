@@ -36,7 +36,7 @@ like "$V: lru_gen_aging_cost has its four counters" "$(tr '\n' ' ' < "$MNT/sys/k
 # per write, 8 writes per mode, alternating.
 AGINGS=5
 out=$("$UMKIT" exec -V $V -m 512M -t 120 -- env MB=200 ROUNDS=8 AGINGS=$AGINGS \
-	sh -c "$(cat "$TOP/tests/lru-age.sh")" 2>&1)
+	lru-age 2>&1)
 rc=$?
 is "$V: the aging run exits 0" "$rc" 0
 # full: every write moved the whole oldest generation AGINGS times

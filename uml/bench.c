@@ -23,19 +23,47 @@ struct bdef {
 	const char	*script;
 };
 
-/* Each case's result line gets a "case=" tag the parser keys metrics on. */
+/*
+ * Each benchmark prints result lines "NAME: key=value ..." that parse_out()
+ * turns into metrics (procbench's carry a "case=" tag).  aging: seed 000's
+ * figure, the median ns per moved page of 4 debugfs writes of 5 agings of
+ * a full oldest generation (lru-age), and on lru-batch the ns per page of
+ * inc_min_seq() alone, in the mode the switch is in (it boots batched);
+ * compaction: seed 002's table, one compaction-round
+ * after a warm-up round, the switch as the boot left it (set it with
+ * umkit compare --setup-b).
+ */
 static const struct bdef bdefs[] = {
 	{ "procbench",
 	  "for c in fork exec shell; do n=300; [ $c = fork ] && n=1000; "
 	  "procbench --case $c --cpu 1 --iterations $n || exit 1; done" },
 	{ "kvbench",
 	  "kvbench --size 50% --time 3 --pattern gaussian || exit 1" },
+	{ "readtwice",
+	  "readtwice --workers 2 --size 50% --pin || exit 1" },
+	{ "aging",
+	  "o=$(MODES=current MB=64 ROUNDS=4 AGINGS=5 lru-age) || exit 1; "
+	  "echo \"$o\" | awk 'function med(v, n,  i, j, t) { "
+	  "for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) "
+	  "{ t = v[j]; v[j] = v[j - 1]; v[j - 1] = t } "
+	  "return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 } "
+	  "$1 == \"age\" { p[$3] = $4 * 5; if ($5 > 0) k[++nk] = $6 / $5 } "
+	  "$1 == \"wall\" && p[$3] > 0 { w[++nw] = $4 / p[$3] } "
+	  "END { if (!nw) exit 1; printf \"aging: ns_per_page=%.3f\", med(w, nw); "
+	  "if (nk) printf \" inc_min_seq_ns_per_page=%.3f\", med(k, nk); "
+	  "printf \"\\n\" }' || exit 1" },
+	{ "compaction",
+	  "compaction-round --name warm - >/dev/null && "
+	  "compaction-round --name compaction - || exit 1" },
 	{ NULL, NULL }
 };
 
 const char bench_list[] = "procbench (fork, exec, shell: us per op, and "
     "the fastest repeat), "
-    "kvbench (ops/s, p99 latency)";
+    "kvbench (ops/s, p99 latency), "
+    "readtwice (MB/s of each pass, file refaults), "
+    "aging (ns per page moved by MGLRU aging), "
+    "compaction (the scanners' counts of one compaction round)";
 
 /* The benchmark called name, or NULL. */
 static const struct bdef *
@@ -49,11 +77,19 @@ bdef_find(const char *name, size_t n)
 	return NULL;
 }
 
+/* "all": every benchmark, in the table's order. */
+static const char *
+expand(const char *names)
+{
+	return strcmp(names, "all") == 0 ?
+	    "procbench,kvbench,readtwice,aging,compaction" : names;
+}
+
 /* Check a comma list of benchmark names. */
 int
 bench_check(const char *names, char *err, size_t errlen)
 {
-	const char	*p = names, *e;
+	const char	*p = expand(names), *e;
 
 	for (; *p != '\0'; p = *e ? e + 1 : e) {
 		e = strchrnul(p, ',');
@@ -127,6 +163,31 @@ parse_out(struct bres *r, int side, char *out)
 		} else if (strncmp(l, "kvbench: ", 9) == 0) {
 			add_sample(r, side, "kvbench.ops_per_s", 0, kv(l, "ops_per_s"));
 			add_sample(r, side, "kvbench.p99_us", 1, kv(l, "p99_us"));
+		} else if (strncmp(l, "readtwice: ", 11) == 0) {
+			add_sample(r, side, "readtwice.pass1_mb_per_s", 0, kv(l, "pass1_mb_per_s"));
+			add_sample(r, side, "readtwice.pass2_mb_per_s", 0, kv(l, "pass2_mb_per_s"));
+			add_sample(r, side, "readtwice.refault_file_pages", 1,
+			    kv(l, "refault_file_pages"));
+		} else if (strncmp(l, "aging: ", 7) == 0) {
+			add_sample(r, side, "aging.ns_per_page", 1, kv(l, "ns_per_page"));
+			/* lru-batch's debugfs lru_gen_aging_cost: not in base. */
+			if (!isnan(kv(l, "inc_min_seq_ns_per_page")))
+				add_sample(r, side, "aging.inc_min_seq_ns_per_page", 1,
+				    kv(l, "inc_min_seq_ns_per_page"));
+		} else if (strncmp(l, "compaction: ", 12) == 0) {
+			/* Less scanning for as much taken is better. */
+			static const struct { const char *k; int lower; } ck[] = {
+				{ "migrate_scanned", 1 }, { "free_scanned", 1 },
+				{ "free_passes", 1 }, { "free_taken", 0 },
+				{ "isolated", 0 }, { "migrated", 0 },
+				{ "scan_efficiency_pct", 0 },
+			};
+			size_t	j;
+
+			for (j = 0; j < sizeof ck / sizeof ck[0]; j++) {
+				snprintf(name, sizeof name, "compaction.%s", ck[j].k);
+				add_sample(r, side, name, ck[j].lower, kv(l, ck[j].k));
+			}
 		}
 	}
 }
@@ -250,14 +311,15 @@ host_id(void)
 
 /* The interleaved boots. */
 int
-bench_run(const char *kernel[2], const char *label[2], const char *names,
-    int n, struct bres *r)
+bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
+    const char *names, int n, struct bres *r)
 {
 	struct sbufl { char *s; } sc = { xstrdup("") };
 	const char	*p, *e;
 	char		*out, *t;
 	long long	 t0 = now_ms();
 	int		 i, side, rc, tty = isatty(2), done = 0;
+	char		*script[2];
 
 	memset(r, 0, sizeof *r);
 	for (side = 0; side < 2; side++) {
@@ -265,12 +327,17 @@ bench_run(const char *kernel[2], const char *label[2], const char *names,
 		r->host[side] = host_id();
 	}
 	r->boots = n;
-	for (p = names; *p != '\0'; p = *e ? e + 1 : e) {
+	for (p = expand(names); *p != '\0'; p = *e ? e + 1 : e) {
 		e = strchrnul(p, ',');
 		t = xasprintf("%s%s%s", sc.s, *sc.s ? "; " : "", bdef_find(p, e - p)->script);
 		free(sc.s);
 		sc.s = t;
 	}
+	/* A side's setup runs first, in the same shell: its failure ends the boot. */
+	for (side = 0; side < 2; side++)
+		script[side] = setup != NULL && setup[side] != NULL ?
+		    xasprintf("{ %s\n} || { echo 'bench: the setup failed' >&2; "
+		    "exit 1; }; %s", setup[side], sc.s) : xstrdup(sc.s);
 	for (i = 0; i < n; i++) {
 		for (side = 0; side < 2; side++) {
 			long long el = now_ms() - t0;
@@ -282,7 +349,7 @@ bench_run(const char *kernel[2], const char *label[2], const char *names,
 				fprintf(stderr, "\rbench: boot %d of %d (%s), %llds elapsed, "
 				    "~%llds left   ", 2 * i + side + 1, 2 * n, label[side],
 				    el / 1000, el / done * (2 * n - done) / 1000);
-			rc = boot_once(kernel[side], sc.s, &out);
+			rc = boot_once(kernel[side], script[side], &out);
 			if (rc != 0) {
 				if (tty)
 					fprintf(stderr, "\n");
@@ -291,6 +358,8 @@ bench_run(const char *kernel[2], const char *label[2], const char *names,
 				fprintf(stderr, "%s", out);
 				free(out);
 				free(sc.s);
+				free(script[0]);
+				free(script[1]);
 				return rc;
 			}
 			parse_out(r, side, out);
@@ -302,6 +371,8 @@ bench_run(const char *kernel[2], const char *label[2], const char *names,
 		fprintf(stderr, "\n");
 	fprintf(stderr, "bench: %d boots in %.1f s\n", 2 * n, (now_ms() - t0) / 1000.0);
 	free(sc.s);
+	free(script[0]);
+	free(script[1]);
 	return 0;
 }
 
@@ -313,6 +384,7 @@ bench_table(const struct bres *r, FILE *f)
 	int		 i, sig = 0;
 	const char	*mark;
 	char		 sa[32], sb[32];
+	int		 one = 0;
 
 	fprintf(f, "%16.16s %8s %10s %16.16s %8s  %s\n", r->label[0], "", "%change",
 	    r->label[1], "", "metric");
@@ -322,6 +394,20 @@ bench_table(const struct bres *r, FILE *f)
 		const struct bmetric *m = &r->m[i];
 
 		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
+		if (m->n[0] == 0 || m->n[1] == 0) {
+			/* A counter one kernel lacks (a variant's debugfs file). */
+			int	s = m->n[0] == 0;
+			char	v[2][32];
+
+			snprintf(v[s], sizeof v[s], "%.1f", w.mean[s]);
+			snprintf(v[!s], sizeof v[!s], "-");
+			snprintf(sa, sizeof sa, "±%.0f%%", w.mean[s] ?
+			    100 * w.sd[s] / fabs(w.mean[s]) : 0);
+			fprintf(f, "%16s %9s %10s %14s %9s  %s (only %s has it)\n", v[0],
+			    s ? "" : sa, "", v[1], s ? sa : "", m->name, r->label[s]);
+			one++;
+			continue;
+		}
 		mark = w.p < 0.01 ? "**" : w.p < 0.05 ? "*" : "";
 		if (*mark)
 			sig++;
@@ -334,7 +420,7 @@ bench_table(const struct bres *r, FILE *f)
 	}
 	fprintf(f, "± stddev in %% of the mean; %%change * p<0.05, ** p<0.01 "
 	    "(Welch's t-test, two-sided); %d boots per side, interleaved; %d of %d "
-	    "metrics changed significantly\n", r->boots, sig, r->nm);
+	    "metrics changed significantly\n", r->boots, sig, r->nm - one);
 	if (r->host[0] && r->host[1] && strcmp(r->host[0], r->host[1]) != 0)
 		fprintf(f, "note: the two sides ran on different machines:\n  %s: %s\n"
 		    "  %s: %s\n", r->label[0], r->host[0], r->label[1], r->host[1]);

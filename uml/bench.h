@@ -35,11 +35,12 @@ int	bench_check(const char *names, char *err, size_t errlen);
 extern const char bench_list[];
 /*
  * Boot kernel[0] and kernel[1] n times each, interleaved, running the
- * benchmarks names; samples into r.  Progress on stderr.  0, or the
- * failing boot's exit status (a signal: 128+N).
+ * benchmarks names, each boot after its side's setup (guest shell
+ * commands, or NULL; setup itself may be NULL); samples into r.  Progress
+ * on stderr.  0, or the failing boot's exit status (a signal: 128+N).
  */
-int	bench_run(const char *kernel[2], const char *label[2], const char *names,
-	    int n, struct bres *r);
+int	bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
+	    const char *names, int n, struct bres *r);
 /* The comparison table with its legend. */
 void	bench_table(const struct bres *, FILE *);
 /* Every sample, the kernels and the machine as JSON; 0 or -1. */

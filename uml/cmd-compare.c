@@ -66,11 +66,14 @@ compare_main(int argc, char **argv)
 		{ "bench", required_argument, NULL, 'b' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "setup-a", required_argument, NULL, 'A' },
+		{ "setup-b", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct bres	 r;
 	const char	*names = "procbench", *json = NULL, *plot = NULL, *label[2];
-	char		*kern[2], err[512], *end;
+	const char	*setup[2] = { NULL, NULL };
+	char		*kern[2], err[512], *end, *lab[2] = { NULL, NULL };
 	int		 c, n = 5, rc, i;
 
 	while ((c = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
@@ -83,6 +86,12 @@ compare_main(int argc, char **argv)
 			break;
 		case 'p':
 			plot = optarg;
+			break;
+		case 'A':
+		case 'B':
+			if (*optarg == '\0')
+				fatalx("--setup-%c: an empty command", c == 'A' ? 'a' : 'b');
+			setup[c == 'B'] = optarg;
 			break;
 		case 'n':
 			n = strtol(optarg, &end, 10);
@@ -100,6 +109,8 @@ compare_main(int argc, char **argv)
 	if (is_json(label[0]) != is_json(label[1]))
 		fatalx("compare two variants or two .json result files, not one of each");
 	if (is_json(label[0])) {
+		if (setup[0] != NULL || setup[1] != NULL)
+			fatalx("--setup-a/--setup-b: saved results are not booted again");
 		memset(&r, 0, sizeof r);
 		for (i = 0; i < 2; i++)
 			if (bench_json_read(&r, i, label[i], err, sizeof err) < 0)
@@ -114,7 +125,11 @@ compare_main(int argc, char **argv)
 		fatalx("--bench %s: %s", names, err);
 	for (i = 0; i < 2; i++)
 		kern[i] = variant_kernel(label[i]);
-	rc = bench_run((const char **)kern, label, names, n, &r);
+	/* One variant against itself with two setups: name the sides. */
+	if (strcmp(label[0], label[1]) == 0)
+		for (i = 0; i < 2; i++)
+			label[i] = lab[i] = xasprintf("%c:%s", 'A' + i, label[i]);
+	rc = bench_run((const char **)kern, label, setup, names, n, &r);
 	if (rc == 0) {
 		bench_table(&r, stdout);
 		if (json != NULL && bench_json_write(&r, json) < 0)
@@ -125,12 +140,14 @@ compare_main(int argc, char **argv)
 	bench_free(&r);
 	free(kern[0]);
 	free(kern[1]);
+	free(lab[0]);
+	free(lab[1]);
 	return rc == 0 ? 0 : rc >= 128 ? rc : EXIT_KIT;
 }
 
 const struct cmd cmd_compare = {
 	.name = "compare",
-	.usage = "compare [--bench NAMES] [-n N] [--json FILE] [--plot DIR] A B",
+	.usage = "compare [--bench NAMES] [-n N] [--setup-a CMD] [--setup-b CMD] [--json FILE] [--plot DIR] A B",
 	.help =
 "Benchmark two kernels against each other: A and B are variants (see\n"
 "'umkit variants'; a smoke-HASH variant of 'umkit smoke' too), booted N\n"
@@ -139,8 +156,14 @@ const struct cmd cmd_compare = {
 ".json files saved by earlier runs (--json), compared by their second\n"
 "kernel's samples; the table says when they come from different machines.\n"
 "\n"
-"  --bench NAMES  comma list (default procbench): procbench, kvbench\n"
+"  --bench NAMES  comma list, or all (default procbench): procbench (fork, exec,\n"
+"                shell), kvbench, readtwice, aging (seed 000: ns per page\n"
+"                MGLRU aging moves), compaction (seed 002: one compaction\n"
+"                round's scanner counts)\n"
 "  -n N           boots per kernel (2-100; default 5)\n"
+"  --setup-a CMD, --setup-b CMD\n"
+"                guest shell commands each boot of A (B) runs first, e.g.\n"
+"                a variant's switch; A and B may then be one variant\n"
 "  --json FILE    every sample, both kernels and the machine, as JSON\n"
 "  --plot DIR     a PNG and an SVG chart per metric (gnuplot): bars with\n"
 "                error bars (standard deviation)\n"
@@ -152,6 +175,10 @@ const struct cmd cmd_compare = {
 "\n"
 "Examples:\n"
 "  umkit compare base rss-lazy --bench procbench      (seed 001's table)\n"
+"  umkit compare base lru-batch --bench aging         (seed 000's figure)\n"
+"  umkit compare --bench compaction --setup-b \\\n"
+"    'echo 1 > /sys/module/compaction/parameters/noacct' \\\n"
+"    compaction-noacct compaction-noacct               (seed 002's table)\n"
 "  umkit compare -n 10 --json a.json base smoke-0123456789ab\n"
 "  umkit compare laptop.json server.json",
 	.max_args = CMD_ARGS_ANY,

@@ -264,7 +264,7 @@ smoke_bench(struct smoke *s)
 	struct bres	 r;
 	int		 rc;
 
-	rc = bench_run(kern, label, s->bench, s->boots, &r);
+	rc = bench_run(kern, label, NULL, s->bench, s->boots, &r);
 	if (rc == 0) {
 		stage("bench", "ok: %s, %d boots per kernel", s->bench, s->boots);
 		bench_table(&r, stdout);
@@ -661,7 +661,7 @@ smoke_main(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct smoke	 s = { .labs = "all", .timeout_s = 60, .bench = "procbench",
+	struct smoke	 s = { .labs = "all", .timeout_s = 60, .bench = "all",
 			    .boots = 5 };
 	char		 err[512];
 	long long	 t0 = now_ms();
@@ -800,7 +800,8 @@ const struct cmd cmd_smoke = {
 "  --git DIR     the repository of commit ranges (default $KSRC)\n"
 "  -t SECONDS    per boot: a hang or console flood fails then (default 60)\n"
 "  --hash        print the variant the input makes, and stop\n"
-"  --bench NAMES benchmarks (default procbench; kvbench; none)\n"
+"  --bench NAMES benchmarks, a comma list (default all: procbench,\n"
+"                kvbench, readtwice, aging, compaction; or none)\n"
 "  -n N          boots per kernel for them (default 5)\n"
 "  --json FILE   every benchmark sample as JSON (see umkit compare)\n"
 "  --ktap        the stages as KTAP at the end\n"

@@ -1,6 +1,9 @@
-# tests/lru-age.sh - guest side of the lru-batch test and benchmark: the
-# cost of MGLRU aging when the oldest generation is full.  Run in a guest
-# (umkit exec -- sh -c "$(cat tests/lru-age.sh)"); on any kernel.
+#!/bin/sh
+# lru-age - the cost of MGLRU aging when the oldest generation is full
+# (seed 000), in the guest: the lru-batch test and benchmark, and umkit
+# compare --bench aging.  On any kernel; settings from the environment:
+#   MB=100 ROUNDS=6 AGINGS=5 lru-age
+# (MODES=current: leave the lru-batch switch as it is, one mode "-").
 #
 # MB MiB of tmpfs pages (anon LRU) are written and aged into the oldest
 # generation, so every aging moves all of them (inc_min_seq()).  Then for
@@ -26,6 +29,11 @@
 # accounting checks (lru_gen anon pages before and after the agings, the
 # anon LRU of /proc/meminfo in pages, and lru_gen anon pages after the
 # fill is removed).
+case ${1:-} in
+--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+'') ;;
+*) echo "lru-age: no options but --help (settings: MB, ROUNDS, AGINGS)" >&2; exit 2 ;;
+esac
 D=/sys/kernel/debug T=/sys/kernel/tracing
 SW=$D/lru_gen_batch_aging
 MB=${MB:-100} ROUNDS=${ROUNDS:-6} AGINGS=${AGINGS:-5}
@@ -52,8 +60,8 @@ echo 4096 > $T/buffer_size_kb
 [ -d $EV ] && echo 1 > $EV/enable
 echo 1 > $T/tracing_on
 echo > $T/trace
-modes="-"
-[ -w $SW ] && modes="Y N"
+modes="-" switched=
+[ -w $SW ] && [ "${MODES:-}" != current ] && modes="Y N" switched=1
 r=0
 while [ "$r" -lt "$ROUNDS" ]; do
 	for m in $modes; do
@@ -70,7 +78,7 @@ while [ "$r" -lt "$ROUNDS" ]; do
 	modes=$(echo $modes | awk '{for (i = NF; i > 0; i--) printf "%s ", $i}')
 	r=$((r + 1))
 done
-[ -w $SW ] && echo Y > $SW
+[ -z "$switched" ] || echo Y > $SW
 # "<task>-<pid> [cpu] flags SECS.USECS: tracing_mark_write: a|b MODE ROUND"
 awk '$0 ~ /tracing_mark_write: [ab] / {
 	for (i = 1; i <= NF; i++) if ($i == "tracing_mark_write:") break
