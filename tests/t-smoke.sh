@@ -156,6 +156,44 @@ is "a patch that panics at boot: exit 5" "$rc" 5
 like "... stage boot, the panic shown" "$out" 'smoke: boot +FAIL: the kernel panicked'
 like "... its message" "$out" 'umkit smoke fixture: panic at boot'
 
+# --- a hang, a flood, Ctrl-C ----------------------------------------------
+section "hang, flood, Ctrl-C"
+if full; then
+	out=$("$UMKIT" smoke --bench none --labs none -t 10 $F/hang.patch 2>&1); rc=$?
+	is "a patch that hangs at boot: exit 5" "$rc" 5
+	like "... stage boot: a hang, named at the timeout" "$out" 'smoke: boot +FAIL: hang: no shell within 10 s'
+	out=$("$UMKIT" smoke --bench none --labs none $F/flood.patch 2>&1); rc=$?
+	is "a patch that floods the console: exit 5" "$rc" 5
+	like "... stage boot: a flood, stopped" "$out" 'smoke: boot +FAIL: console flood \(more than 8 MiB; stopped\)'
+	log=$(printf '%s\n' "$out" | sed -n 's/^ *(console: \(.*\))$/\1/p')
+	sz=$(stat -c %s "$log" 2>/dev/null || echo 0)
+	like "... its log stopped soon after 8 MiB (not at the 60 s timeout)" "$sz" '^([89]|1[0-5])[0-9]{6}$'
+	# Ctrl-C in the build: SIGINT to smoke's whole process group, as a
+	# terminal sends it; a patch of its own, so that the build is real.
+	sed "s|^+\tpr_info(\"umkit-smoke: kswapd_init runs (test fixture)\\\\n\");|&\n+\t/* ctrl-c $(date +%s%N) */|; s|^@@ -7646,6 +7646,7 @@|@@ -7646,6 +7646,8 @@|" \
+		$F/good.patch > $tmp/ctrlc.patch
+	setsid "$UMKIT" smoke --bench none --labs none $tmp/ctrlc.patch > $tmp/ctrlc.out 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 300 ] && ! grep -q 'smoke: apply +ok' $tmp/ctrlc.out; do sleep 0.1; i=$((i + 1)); done
+	sleep 4
+	kill -INT -- -$pid 2>/dev/null
+	wait $pid; rc=$?
+	is "Ctrl-C in the build: exit 130" "$rc" 130
+	like "... the build stage says interrupted" "$(cat $tmp/ctrlc.out)" 'smoke: build +interrupted'
+	sleep 1
+	is "... no build process left" "$(pgrep -f "$TOP/build/k/smoke-tree" | tr '\n' ' ')" ""
+	is "... no half-made tree" "$(ls -d build/k/smoke-tree*/src.new build/k/smoke-tree*/linux.new 2>/dev/null)" ""
+else
+	for d in "a patch that hangs at boot: exit 5" "... stage boot: a hang, named at the timeout" \
+	    "a patch that floods the console: exit 5" "... stage boot: a flood, stopped" \
+	    "... its log stopped soon after 8 MiB (not at the 60 s timeout)" \
+	    "Ctrl-C in the build: exit 130" "... the build stage says interrupted" \
+	    "... no build process left" "... no half-made tree"; do
+		skip "$d" "the long part: make test-smoke"
+	done
+fi
+
 # --- a known effect: 2 ms more per new mm makes fork slower ---------------
 section "a known effect"
 if full; then
@@ -184,5 +222,6 @@ fi
 
 section "leftovers"
 no_leftovers "no UML process, mount or run/ entry left"
+is "no smoke kernel still running" "$(pgrep -f "$TOP/build/smoke/" | tr '\n' ' ')" ""
 is "no half-made tree left" "$(ls -d build/k/*/src.new build/smoke/*.tmp-* 2>/dev/null)" ""
 done_testing

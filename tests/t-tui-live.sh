@@ -48,7 +48,8 @@ tm set-option -t t status off >/dev/null
 tm send-keys -t t "$TUI --root $MNT --interval 200; echo tui-exit=\$?" Enter
 if poll_screen "gens $min\.\.$max" 80; then ok "live: LRU view shows gens $min..$max"
 else not_ok "live: LRU view shows gens $min..$max" "$screen"; fi
-like "live: status line says live" "$screen" "live .*run/$NAME/mnt \| every 200ms"
+# (under load an error may share the line: the path's start gives way)
+like "live: status line says live" "$screen" "live .*$NAME/mnt \| every 200ms"
 
 # age once, in the guest
 if out=$("$UMKIT" exec "$NAME" -- sh -c "echo '+ $memcg 0 $max 1 1' > /sys/kernel/debug/lru_gen" 2>&1); then

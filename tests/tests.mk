@@ -96,3 +96,10 @@ bench-classroom: all
 .PHONY: test-smoke
 test-smoke: all $(UNIT_TESTS) $(TEST_PROGS) unit-list
 	@SMOKE_FULL=1 tests/run t-smoke
+
+# A student's own variant built on an installed kit with an administrator's
+# shared cache (root; one source unpack and one kernel build, so not in
+# make test).
+.PHONY: test-install-build
+test-install-build: all unit-list
+	@tests/run --only tests/install-build.sh

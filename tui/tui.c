@@ -147,16 +147,21 @@ static void draw_status(struct canvas *cv, double now)
 	else
 		snprintf(rate, sizeof(rate), "%s%dms", T.paused ? "PAUSED " : "every ",
 			 T.interval_ms);
-	/* An error must fit: a long root path gives way, its end kept. */
+	/* An error must fit: a long root path gives way, the source's kind
+	 * ("live", the label's first word) and the path's end kept. */
 	if (T.src.err[0] && !lab_pane_prompt() && !(T.msg[0] && now < T.msg_until)) {
 		int room = cv->cols - 17 - (int)strlen(T.src.err) - (int)strlen(rate) - 5;
-		int len = (int)strlen(src);
+		int len = (int)strlen(src), kind = (int)strcspn(src, " ") + 1;
 
-		if (room < 12)
-			room = 12;
+		if (kind > len || kind > 12)
+			kind = 0;
+		if (room < kind + 12)
+			room = kind + 12;
 		if (len > room) {
-			memmove(src + 3, src + len - (room - 3), (size_t)(room - 3) + 1);
-			memcpy(src, "...", 3);
+			int keep = room - kind - 3;
+
+			memmove(src + kind + 3, src + len - keep, (size_t)keep + 1);
+			memcpy(src + kind, "...", 3);
 		}
 	}
 	snprintf(line, sizeof(line), " %s | %s ", src, rate);

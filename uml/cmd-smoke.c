@@ -122,6 +122,55 @@ run_to_tick(char *const argv[], const char *path, int stdout_too,
 	return child_wait_tick(pid, tick, arg);
 }
 
+/* A boot's log being watched for a flood (flood_tick). */
+struct flood_watch {
+	const char	*path;
+	pid_t		 pid;
+	int		 flooded;
+};
+
+/* Stop the boot (SIGTERM: umkit exec's own cleanup) once its log is too big. */
+static void
+flood_tick(void *arg)
+{
+	struct flood_watch	*w = arg;
+	struct stat		 sb;
+
+	if (!w->flooded && stat(w->path, &sb) == 0 && sb.st_size > SMOKE_FLOOD_BYTES) {
+		w->flooded = 1;
+		kill(w->pid, SIGTERM);
+	}
+}
+
+/*
+ * run_to for a boot: output (both streams) in path, stopped when path
+ * passes SMOKE_FLOOD_BYTES (a flooding kernel would fill the disk before
+ * its timeout); *flooded says so.
+ */
+static int
+run_watched(char *const argv[], const char *path, int *flooded)
+{
+	struct flood_watch	w = { path, 0, 0 };
+	int			fd, rc;
+
+	fflush(stdout);
+	fflush(stderr);
+	if ((w.pid = fork()) < 0)
+		fatal("fork");
+	if (w.pid == 0) {
+		if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+			_exit(125);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	rc = child_wait_tick(w.pid, flood_tick, &w);
+	*flooded = w.flooded;
+	return rc;
+}
+
 /* Print the lines of text matching any report mark (at most max); count all. */
 static int
 reports(const char *text, int print, int max)
@@ -492,10 +541,11 @@ boot_run(struct smoke *s, const char *kernel, const char *cmd,
 	    DMESG_MARK);
 	argv[k++] = wrap;
 	argv[k] = NULL;
-	rc = run_to(argv, logfile, 1);
+	rc = run_watched(argv, logfile, flood);
 	free(argv[0]);
 	free(wrap);
-	*flood = stat(logfile, &sb) == 0 && sb.st_size > SMOKE_FLOOD_BYTES;
+	if (stat(logfile, &sb) == 0 && sb.st_size > SMOKE_FLOOD_BYTES)
+		*flood = 1;
 	text = read_text(logfile);
 	/* After the marker: the kernel log; without it (panic, hang): all. */
 	d = text ? strstr(text, DMESG_MARK "\n") : NULL;
@@ -519,20 +569,20 @@ smoke_boot(struct smoke *s)
 		    (now_ms() - t0) / 1000.0, log);
 		rc = 0;
 	} else {
-		if (rc == EXIT_PANIC)
+		if (flood && rc != EXIT_PANIC)
+			stage("boot", "FAIL: console flood (more than %d MiB; stopped)",
+			    SMOKE_FLOOD_BYTES >> 20);
+		else if (rc == EXIT_PANIC)
 			stage("boot", "FAIL: the kernel panicked at boot");
 		else if (rc == EXIT_TIMEOUT)
-			stage("boot", "FAIL: hang: no shell within %d s%s", s->timeout_s,
-			    flood ? " (the console flooded)" : "");
-		else if (flood)
-			stage("boot", "FAIL: console flood (more than %d MiB)",
-			    SMOKE_FLOOD_BYTES >> 20);
+			stage("boot", "FAIL: hang: no shell within %d s", s->timeout_s);
 		else if (nrep > 0)
 			stage("boot", "FAIL: %d kernel report line%s at boot", nrep,
 			    nrep == 1 ? "" : "s");
 		else
 			stage("boot", "FAIL: the guest did not come up (status %d)", rc);
-		if (rc >= 128 && rc != EXIT_PANIC && rc != EXIT_TIMEOUT &&
+		/* Interrupted (not by the flood watch): pass the status on. */
+		if (!flood && rc >= 128 && rc != EXIT_PANIC && rc != EXIT_TIMEOUT &&
 		    rc != EXIT_KIT) {
 			free(log);
 			free(text);

@@ -26,12 +26,16 @@ cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
 shared=${UMKIT_SHARED_CACHE:-/var/cache/umkit}
 
 die() { echo "umkit: fetch-source: $*" >&2; exit 1; }
+# mb BYTES: megabytes, one decimal.
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 
 upstream_of() { echo "$1" | sed 's/-.*//'; }
 # A complete unpacked tree of package version $2 at $1?
 tree_ok() { [ "$(cat "$1/.umkit-pristine" 2>/dev/null)" = "$PACKAGE $2" ]; }
 
-case "${1:-}" in
+# $1 is needed at the end; "$@" carries apt's options below.
+mode=${1:-}
+case "$mode" in
 --shared)
 	cache=$shared
 	umask 022
@@ -87,8 +91,21 @@ elif ! sum_ok "$(deb_of "$want")" "$SHA256"; then
 		want=$newest
 		SHA256=$(apt-cache "$@" show "$PACKAGE=$want" | awk '/^SHA256:/ {print $2; exit}')
 	fi
-	(cd "$apt/archives" && apt-get "$@" download "$PACKAGE=$want" >"$apt/download.log" 2>&1) ||
-		die "download of $PACKAGE=$want failed (see $apt/download.log)"
+	size=$(apt-cache "$@" show "$PACKAGE=$want" | awk '/^Size:/ {print $2; exit}')
+	echo "umkit: downloading $PACKAGE $want ($(mb "${size:-0}") MB)" >&2
+	(cd "$apt/archives" && exec apt-get "$@" download "$PACKAGE=$want" >"$apt/download.log" 2>&1) &
+	dl=$!
+	# On a terminal: one updating line, the bytes so far of the expected size.
+	if [ -t 2 ] && [ -n "$size" ]; then
+		while kill -0 $dl 2>/dev/null; do
+			got=$(cat "$apt"/archives/partial/*.deb "$(deb_of "$want")" 2>/dev/null | wc -c)
+			printf '\rumkit: downloading %s: %s of %s MB (%d%%)   ' "$PACKAGE" \
+				"$(mb "$got")" "$(mb "$size")" $((got * 100 / size)) >&2
+			sleep 0.5
+		done
+		printf '\n' >&2
+	fi
+	wait $dl || die "download of $PACKAGE=$want failed (see $apt/download.log)"
 	sum_ok "$(deb_of "$want")" "$SHA256" ||
 		{ rm -f "$(deb_of "$want")"; die "checksum mismatch for $PACKAGE=$want"; }
 fi
@@ -103,7 +120,15 @@ if ! tree_ok "$tree" "$want"; then
 		tar -xf - -C "$tmp" --wildcards './usr/src/*.tar.xz'
 	tarball=$(ls "$tmp"/usr/src/*.tar.xz)
 	mkdir "$tmp/t"
-	tar -xJf "$tarball" -C "$tmp/t" --strip-components=1 --no-same-owner
+	# On a terminal: the share of the tar stream unpacked (xz's index has
+	# its size), at every 2000 records of 10 KiB.
+	set --
+	total=$(xz --robot --list "$tarball" 2>/dev/null | awk '$1 == "totals" {print $5}')
+	if [ -t 2 ] && [ -n "$total" ] && [ "$total" -gt 0 ]; then
+		set -- --checkpoint=2000 --checkpoint-action="exec=sh -c 'printf \"\\rumkit: unpacking: %d of %d MB (%d%%)   \" \$((TAR_CHECKPOINT * 10240 / 1048576)) $((total / 1048576)) \$((TAR_CHECKPOINT * 10240 * 100 / $total)) >&2'"
+	fi
+	tar -xJf "$tarball" -C "$tmp/t" --strip-components=1 --no-same-owner "$@"
+	[ $# -eq 0 ] || printf '\n' >&2
 	rm -f "$tarball"
 	echo "$PACKAGE $want" > "$tmp/t/.umkit-pristine"
 	# Read-only files: a hard-linked variant tree cannot write through.
@@ -114,7 +139,7 @@ if ! tree_ok "$tree" "$want"; then
 	chmod -R u+w "$tmp"; rm -rf "$tmp"
 	trap - EXIT INT TERM
 fi
-if [ "${1:-}" = --shared ]; then
+if [ "$mode" = --shared ]; then
 	# Every user reads it; nobody needs the package any more.
 	chmod -R a+rX "$tree"
 	rm -rf "$apt"
