@@ -397,6 +397,143 @@ qp_decode(const char *s, size_t n, size_t *outn)
 	return o;
 }
 
+static char	*header(const char *, size_t, const char *);
+
+/* The value of base64 digit c, or -1. */
+static int
+b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* Decode base64 (white space skipped, '=' ends it); NULL on a bad byte. */
+static char *
+b64_decode(const char *s, size_t n, size_t *outn)
+{
+	char		*o = xmalloc(n / 4 * 3 + 4);
+	unsigned	 v = 0;
+	int		 bits = 0, d;
+	size_t		 i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\n' || s[i] == '\r' || s[i] == ' ' || s[i] == '\t')
+			continue;
+		if (s[i] == '=')
+			break;
+		if ((d = b64val((unsigned char)s[i])) < 0) {
+			free(o);
+			return NULL;
+		}
+		v = (v << 6 | (unsigned)d) & 0xffffff;
+		if ((bits += 6) >= 8) {
+			bits -= 8;
+			o[k++] = (char)(v >> bits & 0xff);
+		}
+	}
+	o[k] = '\0';
+	*outn = k;
+	return o;
+}
+
+/* multipart's boundary parameter of a Content-Type value, allocated or NULL. */
+static char *
+mime_boundary(const char *ct)
+{
+	const char	*p = strcasestr(ct, "boundary="), *e;
+
+	if (p == NULL)
+		return NULL;
+	p += 9;
+	if (*p == '"')
+		e = strchr(++p, '"');
+	else
+		e = p + strcspn(p, "; \t");
+	if (e == NULL || e == p || e - p > 200)
+		return NULL;
+	return xasprintf("%.*s", (int)(e - p), p);
+}
+
+/*
+ * Append the text of a mail body (headers h) to out: decoded from
+ * quoted-printable or base64; of a multipart body the text/plain and
+ * patch or diff parts, in order (others, like HTML or a signature, are
+ * left out).  Errors go to m.
+ */
+static void
+mime_text(struct pmsg *m, const char *h, size_t hlen, const char *body,
+    size_t blen, struct sbuf *out, int depth)
+{
+	char	*ct = header(h, hlen, "Content-Type");
+	char	*cte = header(h, hlen, "Content-Transfer-Encoding");
+	char	*b, *dec = NULL;
+	size_t	 dn, bn, i, start = 0, ph;
+	int	 in = 0;
+
+	if (ct != NULL && strncasecmp(ct, "multipart/", 10) == 0 && depth < 4 &&
+	    (b = mime_boundary(ct)) != NULL) {
+		bn = strlen(b);
+		/* A line "--B" starts a part, "--B--" ends the last. */
+		for (i = 0; i <= blen; ) {
+			size_t	 e = i;
+
+			while (e < blen && body[e] != '\n')
+				e++;
+			if (e - i >= bn + 2 && body[i] == '-' && body[i + 1] == '-' &&
+			    memcmp(body + i + 2, b, bn) == 0) {
+				if (in) {
+					/* The part: its headers up to a blank line. */
+					for (ph = start; ph < i; ph++)
+						if (body[ph] == '\n' && (ph + 1 >= i ||
+						    body[ph + 1] == '\n'))
+							break;
+					if (ph < i)
+						mime_text(m, body + start, ph + 1 - start,
+						    body + ph + 2 > body + i ? body + i :
+						    body + ph + 2, body + ph + 2 > body + i ?
+						    0 : i - (ph + 2), out, depth + 1);
+				}
+				if (e - i >= bn + 4 && body[i + bn + 2] == '-' &&
+				    body[i + bn + 3] == '-')
+					break;
+				in = 1;
+				start = e + 1;
+			}
+			i = e + 1;
+		}
+		free(b);
+		goto out;
+	}
+	if (ct != NULL && strncasecmp(ct, "text/plain", 10) != 0 &&
+	    strcasestr(ct, "patch") == NULL && strcasestr(ct, "diff") == NULL &&
+	    !(strncasecmp(ct, "application/octet-stream", 24) == 0 &&
+	    (strcasestr(h, ".patch") != NULL || strcasestr(h, ".diff") != NULL)))
+		goto out;	/* HTML, a signature, an image: not the patch */
+	if (cte != NULL && strcasestr(cte, "quoted-printable") != NULL) {
+		dec = qp_decode(body, blen, &dn);
+	} else if (cte != NULL && strcasestr(cte, "base64") != NULL) {
+		if ((dec = b64_decode(body, blen, &dn)) == NULL) {
+			msg_err(m, "its base64 text has a byte that is not base64");
+			goto out;
+		}
+	}
+	if (dec != NULL)
+		sb_add(out, dec, dn);
+	else
+		sb_add(out, body, blen);
+	if (out->s != NULL && out->len > 0 && out->s[out->len - 1] != '\n')
+		sb_add(out, "\n", 1);
+out:
+	free(dec);
+	free(ct);
+	free(cte);
+}
+
 /* Whether the text starts like a mail: a "From " line or header lines. */
 static int
 looks_like_mail(const char *buf, size_t len)
@@ -510,10 +647,10 @@ add_message(struct pset *ps, const char *origin, int idx, int nmsg,
 	struct pmsg	*m;
 	const char	*body = buf, *h = buf;
 	size_t		 hlen = 0, blen = len, i, dn;
-	char		*cte, *dec = NULL, *un;
+	char		*dec = NULL, *un;
 	struct line	*L;
 	size_t		 nl;
-	struct sbuf	 sb = { 0 };
+	struct sbuf	 sb = { 0 }, txt = { 0 };
 
 	ps->v = xrealloc(ps->v, (ps->n + 1) * sizeof *ps->v);
 	m = &ps->v[ps->n++];
@@ -551,20 +688,10 @@ add_message(struct pset *ps, const char *origin, int idx, int nmsg,
 		}
 		free(L);
 		un = sb.s ? sb.s : xstrdup("");
-		cte = header(h, hlen, "Content-Transfer-Encoding");
-		if (cte != NULL && strcasestr(cte, "quoted-printable") != NULL) {
-			dec = qp_decode(un, strlen(un), &dn);
-			free(un);
-		} else if (cte != NULL && strcasestr(cte, "base64") != NULL) {
-			msg_err(m, "base64-encoded mail is not supported (save the "
-			    "message as text, or use git format-patch files)");
-			dec = un;
-			dn = 0;
-		} else {
-			dec = un;
-			dn = strlen(un);
-		}
-		free(cte);
+		mime_text(m, h, hlen, un, strlen(un), &txt, 0);
+		free(un);
+		dec = txt.s ? txt.s : xstrdup("");
+		dn = txt.s ? txt.len : 0;
 		parse_subject(m);
 		if (m->err == NULL)
 			extract_diff(m, dec, dn);

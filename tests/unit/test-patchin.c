@@ -155,6 +155,47 @@ t_qp_from(void **state)
 	pset_free(&ps);
 }
 
+/* MIME: a multipart mail's base64 patch attachment, with an HTML part and
+ * a signature left out, is the same diff as the plain one; bad base64 is
+ * an error. */
+static void
+t_mime(void **state)
+{
+	const char	*plain = "--- a/mm/a.c\n+++ b/mm/a.c\n@@ -1,2 +1,3 @@\n one\n+x = 1;\n two\n";
+	const char	*m =
+	    "From x@y Mon Sep 17 00:00:00 2001\nSubject: [PATCH] m\n"
+	    "MIME-Version: 1.0\n"
+	    "Content-Type: multipart/mixed;\n boundary=\"=-=b0=-=\"\n\n"
+	    "This is a multi-part message in MIME format.\n"
+	    "--=-=b0=-=\nContent-Type: multipart/alternative; boundary=alt\n\n"
+	    "--alt\nContent-Type: text/plain; charset=utf-8\n"
+	    "Content-Transfer-Encoding: quoted-printable\n\nThe fix=2E\n"
+	    "--alt\nContent-Type: text/html\n\n<p>--- a/mm/b.c</p>\n--alt--\n"
+	    "--=-=b0=-=\nContent-Type: text/x-patch; name=\"0001-m.patch\"\n"
+	    "Content-Transfer-Encoding: base64\n"
+	    "Content-Disposition: attachment; filename=\"0001-m.patch\"\n\n"
+	    "LS0tIGEvbW0vYS5jCisrKyBiL21tL2EuYwpAQCAt\nMSwyICsxLDMgQEAKIG9uZQoreCA9IDE7CiB0d28K\n\n"
+	    "--=-=b0=-=\nContent-Type: application/pgp-signature\n\n"
+	    "-----BEGIN PGP SIGNATURE-----\n+++ b/mm/c.c\n--=-=b0=-=--\n";
+	char		 err[512], h1[65], h2[65], *bad;
+	struct pset	 ps;
+
+	assert_int_equal(sel(m, &ps, err), 0);
+	assert_int_equal(ps.n, 1);
+	assert_string_equal(ps.v[0].diff, plain);
+	pset_hash(&ps, h1);
+	pset_free(&ps);
+	assert_int_equal(sel(plain, &ps, err), 0);
+	pset_hash(&ps, h2);
+	pset_free(&ps);
+	assert_string_equal(h1, h2);
+	bad = xstrdup("Subject: [PATCH] b\nContent-Transfer-Encoding: base64\n\n"
+	    "LS0t*IGEvbW0vYS5j\n");
+	assert_int_equal(sel(bad, &ps, err), -1);
+	assert_non_null(strstr(err, "base64"));
+	free(bad);
+}
+
 /* CRLF mail and a trimmed empty context line give the same diff. */
 static void
 t_crlf_blank(void **state)
@@ -253,6 +294,7 @@ main(void)
 		cmocka_unit_test(t_thread_order),
 		cmocka_unit_test(t_versions),
 		cmocka_unit_test(t_qp_from),
+		cmocka_unit_test(t_mime),
 		cmocka_unit_test(t_crlf_blank),
 		cmocka_unit_test(t_paths),
 		cmocka_unit_test(t_malformed),
