@@ -192,59 +192,109 @@ parse_out(struct bres *r, int side, char *out)
 	}
 }
 
-/* Run one boot: umkit exec -k KERNEL -- sh -c SCRIPT; stdout returned. */
-static int
-boot_once(const char *kernel, const char *script, char **out)
+/*
+ * Start one boot, umkit exec -k KERNEL -- sh -c SCRIPT, its stdout into
+ * an unlinked temporary file (*fd, read when it has ended).  Its pid.
+ */
+static pid_t
+boot_start(const char *kernel, const char *script, int *fd)
 {
 	char	*argv[] = { top_path("build/bin/umkit"), "exec", "-c", "2", "-k",
 		    (char *)kernel, "-t", "900", "--", "sh", "-c", (char *)script, NULL };
-	int	 p[2], st;
+	char	 tmpl[] = "/tmp/umkit-bench.XXXXXX";
 	pid_t	 pid;
-	char	 tmp[4096];
-	size_t	 len = 0;
-	ssize_t	 n;
 
-	*out = xstrdup("");
-	if (pipe(p) < 0)
-		fatal("pipe");
+	if ((*fd = mkostemp(tmpl, O_CLOEXEC)) < 0)
+		fatal("mkostemp %s", tmpl);
+	unlink(tmpl);
 	fflush(stdout);
 	fflush(stderr);
 	if ((pid = fork()) < 0)
 		fatal("fork");
 	if (pid == 0) {
-		close(p[0]);
-		dup2(p[1], 1);
-		close(p[1]);
+		dup2(*fd, 1);
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	close(p[1]);
-	for (;;) {
-		n = read(p[0], tmp, sizeof tmp);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		*out = xrealloc(*out, len + n + 1);
-		memcpy(*out + len, tmp, n);
-		len += n;
-		(*out)[len] = '\0';
-	}
-	close(p[0]);
-	st = child_wait(pid);
 	free(argv[0]);
-	return st;
+	return pid;
 }
 
-static volatile sig_atomic_t	fwd_pid, fwd_sig;
+/* The whole output in fd, allocated; fd is closed. */
+static char *
+slurp(int fd)
+{
+	char	*out = xstrdup(""), tmp[4096];
+	size_t	 len = 0;
+	ssize_t	 n;
 
-/* Pass a terminating signal on to the child being waited for. */
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, tmp, sizeof tmp)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		out = xrealloc(out, len + n + 1);
+		memcpy(out + len, tmp, n);
+		len += n;
+		out[len] = '\0';
+	}
+	close(fd);
+	return out;
+}
+
+/* The children a terminating signal is passed on to (fwd_handler). */
+static volatile pid_t		fwd_pids[BENCH_MAX_JOBS];
+static volatile sig_atomic_t	fwd_n, fwd_sig;
+
+/* Pass a terminating signal on to the children being waited for. */
 static void
 fwd_handler(int sig)
 {
+	int	i;
+
 	fwd_sig = sig;
-	if (fwd_pid > 0)
-		kill(fwd_pid, sig);
+	for (i = 0; i < fwd_n; i++)
+		if (fwd_pids[i] > 0)
+			kill(fwd_pids[i], sig);
+}
+
+static const int	fwd_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Forward the terminating signals to pids[0..n) from now on (old: saved). */
+static void
+fwd_begin(const pid_t *pids, int n, struct sigaction old[3])
+{
+	struct sigaction	sa;
+	int			i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fwd_handler;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < n; i++)
+		fwd_pids[i] = pids[i];
+	fwd_n = n;
+	for (i = 0; i < 3; i++)
+		sigaction(fwd_sigs[i], &sa, &old[i]);
+}
+
+/* Stop forwarding; 128+N if signal N came meanwhile, else 0. */
+static int
+fwd_end(struct sigaction old[3])
+{
+	int	i;
+
+	fwd_n = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(fwd_sigs[i], &old[i], NULL);
+	return fwd_sig != 0 ? 128 + fwd_sig : 0;
+}
+
+/* An exit status as a shell reports it (a signal: 128+N). */
+static int
+exit_of(int st)
+{
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
 }
 
 /* Wait for pid, forwarding signals. */
@@ -258,16 +308,10 @@ child_wait(pid_t pid)
 int
 child_wait_tick(pid_t pid, void (*tick)(void *), void *arg)
 {
-	struct sigaction	 sa, old[3];
-	static const int	 sigs[3] = { SIGINT, SIGTERM, SIGHUP };
-	int			 st = 0, i;
+	struct sigaction	old[3];
+	int			st = 0, sig;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = fwd_handler;
-	sigemptyset(&sa.sa_mask);
-	fwd_pid = pid;
-	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
+	fwd_begin(&pid, 1, old);
 	for (;;) {
 		pid_t r = waitpid(pid, &st, tick != NULL ? WNOHANG : 0);
 
@@ -280,12 +324,26 @@ child_wait_tick(pid_t pid, void (*tick)(void *), void *arg)
 			usleep(300000);
 		}
 	}
-	fwd_pid = 0;
-	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	if (fwd_sig != 0)
-		return 128 + fwd_sig;
-	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+	if ((sig = fwd_end(old)) != 0)
+		return sig;
+	return exit_of(st);
+}
+
+/* Wait for all of pids[0..n), forwarding signals; their statuses in rc. */
+static int
+group_wait(const pid_t *pids, int n, int *rc)
+{
+	struct sigaction	old[3];
+	int			i, st;
+
+	fwd_begin(pids, n, old);
+	for (i = 0; i < n; i++) {
+		while (waitpid(pids[i], &st, 0) < 0)
+			if (errno != EINTR)
+				fatal("waitpid");
+		rc[i] = exit_of(st);
+	}
+	return fwd_end(old);
 }
 
 /* "hostname, uname -r, cpu model" of this machine. */
@@ -312,13 +370,13 @@ host_id(void)
 /* The interleaved boots. */
 int
 bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
-    const char *names, int n, struct bres *r)
+    const char *names, int n, int jobs, struct bres *r)
 {
 	struct sbufl { char *s; } sc = { xstrdup("") };
 	const char	*p, *e;
-	char		*out, *t;
+	char		*out, *t, what[96];
 	long long	 t0 = now_ms();
-	int		 i, side, rc, tty = isatty(2), done = 0;
+	int		 k, j, nj, side, rc = 0, tty = isatty(2), done = 0;
 	char		*script[2];
 
 	memset(r, 0, sizeof *r);
@@ -327,6 +385,7 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 		r->host[side] = host_id();
 	}
 	r->boots = n;
+	r->jobs = jobs = jobs < 1 ? 1 : jobs > BENCH_MAX_JOBS ? BENCH_MAX_JOBS : jobs;
 	for (p = expand(names); *p != '\0'; p = *e ? e + 1 : e) {
 		e = strchrnul(p, ',');
 		t = xasprintf("%s%s%s", sc.s, *sc.s ? "; " : "", bdef_find(p, e - p)->script);
@@ -338,34 +397,49 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 		script[side] = setup != NULL && setup[side] != NULL ?
 		    xasprintf("{ %s\n} || { echo 'bench: the setup failed' >&2; "
 		    "exit 1; }; %s", setup[side], sc.s) : xstrdup(sc.s);
-	for (i = 0; i < n; i++) {
-		for (side = 0; side < 2; side++) {
-			long long el = now_ms() - t0;
+	/* Boots k = 0 .. 2n-1 of side k % 2, jobs at a time. */
+	for (k = 0; k < 2 * n; k += nj) {
+		pid_t	pids[BENCH_MAX_JOBS];
+		int	fds[BENCH_MAX_JOBS], rcs[BENCH_MAX_JOBS], sig;
+		long long el = now_ms() - t0;
 
-			fprintf(stderr, tty ? "\rbench: boot %d of %d (%s), %llds elapsed%s   " :
-			    "bench: boot %d of %d (%s), %llds elapsed%s\n", 2 * i + side + 1,
-			    2 * n, label[side], el / 1000, done ? "" : "");
-			if (done > 0 && tty)
-				fprintf(stderr, "\rbench: boot %d of %d (%s), %llds elapsed, "
-				    "~%llds left   ", 2 * i + side + 1, 2 * n, label[side],
-				    el / 1000, el / done * (2 * n - done) / 1000);
-			rc = boot_once(kernel[side], script[side], &out);
-			if (rc != 0) {
+		nj = 2 * n - k < jobs ? 2 * n - k : jobs;
+		if (nj == 1)
+			snprintf(what, sizeof what, "boot %d of %d (%s)", k + 1, 2 * n,
+			    label[k % 2]);
+		else
+			snprintf(what, sizeof what, "boots %d-%d of %d, %d at a time",
+			    k + 1, k + nj, 2 * n, nj);
+		if (done > 0 && tty)
+			fprintf(stderr, "\rbench: %s, %llds elapsed, ~%llds left   ", what,
+			    el / 1000, el / done * (2 * n - done) / 1000);
+		else
+			fprintf(stderr, tty ? "\rbench: %s, %llds elapsed   " :
+			    "bench: %s, %llds elapsed\n", what, el / 1000);
+		for (j = 0; j < nj; j++)
+			pids[j] = boot_start(kernel[(k + j) % 2], script[(k + j) % 2], &fds[j]);
+		sig = group_wait(pids, nj, rcs);
+		for (j = 0; j < nj; j++) {
+			out = slurp(fds[j]);
+			if (rc == 0 && (sig != 0 || rcs[j] != 0)) {
+				rc = sig != 0 ? sig : rcs[j];
 				if (tty)
 					fprintf(stderr, "\n");
 				warnmsg("bench: boot %d (%s) failed with status %d",
-				    2 * i + side + 1, label[side], rc);
+				    k + j + 1, label[(k + j) % 2], rc);
 				fprintf(stderr, "%s", out);
-				free(out);
-				free(sc.s);
-				free(script[0]);
-				free(script[1]);
-				return rc;
 			}
-			parse_out(r, side, out);
+			if (rc == 0)
+				parse_out(r, (k + j) % 2, out);
 			free(out);
-			done++;
 		}
+		if (rc != 0) {
+			free(sc.s);
+			free(script[0]);
+			free(script[1]);
+			return rc;
+		}
+		done += nj;
 	}
 	if (tty)
 		fprintf(stderr, "\n");
@@ -421,6 +495,9 @@ bench_table(const struct bres *r, FILE *f)
 	fprintf(f, "± stddev in %% of the mean; %%change * p<0.05, ** p<0.01 "
 	    "(Welch's t-test, two-sided); %d boots per side, interleaved; %d of %d "
 	    "metrics changed significantly\n", r->boots, sig, r->nm - one);
+	if (r->jobs > 1)
+		fprintf(f, "note: -j %d: %d boots ran at a time, sharing the host's CPUs "
+		    "(the figures are disturbed by each other)\n", r->jobs, r->jobs);
 	if (r->host[0] && r->host[1] && strcmp(r->host[0], r->host[1]) != 0)
 		fprintf(f, "note: the two sides ran on different machines:\n  %s: %s\n"
 		    "  %s: %s\n", r->label[0], r->host[0], r->label[1], r->host[1]);

@@ -13,6 +13,7 @@
 
 #define BENCH_MAX_METRICS	32
 #define BENCH_MAX_BOOTS		100
+#define BENCH_MAX_JOBS		8
 
 struct bmetric {
 	char	*name;			/* "procbench.fork_us" */
@@ -27,6 +28,7 @@ struct bres {
 	struct bmetric	 m[BENCH_MAX_METRICS];
 	int		 nm;
 	int		 boots;
+	int		 jobs;		/* boots at a time (-j; 1: serialised) */
 };
 
 /* 0 if every name in the comma list is a benchmark (else err names it). */
@@ -36,11 +38,12 @@ extern const char bench_list[];
 /*
  * Boot kernel[0] and kernel[1] n times each, interleaved, running the
  * benchmarks names, each boot after its side's setup (guest shell
- * commands, or NULL; setup itself may be NULL); samples into r.  Progress
+ * commands, or NULL; setup itself may be NULL); jobs boots at a time
+ * (1: serialised, the default of the commands); samples into r.  Progress
  * on stderr.  0, or the failing boot's exit status (a signal: 128+N).
  */
 int	bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
-	    const char *names, int n, struct bres *r);
+	    const char *names, int n, int jobs, struct bres *r);
 /* The comparison table with its legend. */
 void	bench_table(const struct bres *, FILE *);
 /* Every sample, the kernels and the machine as JSON; 0 or -1. */

@@ -64,7 +64,7 @@ compare_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "bench", required_argument, NULL, 'b' },
-		{ "json", required_argument, NULL, 'j' },
+		{ "json", required_argument, NULL, 'J' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "setup-a", required_argument, NULL, 'A' },
 		{ "setup-b", required_argument, NULL, 'B' },
@@ -74,14 +74,14 @@ compare_main(int argc, char **argv)
 	const char	*names = "procbench", *json = NULL, *plot = NULL, *label[2];
 	const char	*setup[2] = { NULL, NULL };
 	char		*kern[2], err[512], *end, *lab[2] = { NULL, NULL };
-	int		 c, n = 5, rc, i;
+	int		 c, n = 5, rc, i, jobs = 1;
 
-	while ((c = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:j:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			names = optarg;
 			break;
-		case 'j':
+		case 'J':
 			json = optarg;
 			break;
 		case 'p':
@@ -92,6 +92,11 @@ compare_main(int argc, char **argv)
 			if (*optarg == '\0')
 				fatalx("--setup-%c: an empty command", c == 'A' ? 'a' : 'b');
 			setup[c == 'B'] = optarg;
+			break;
+		case 'j':
+			jobs = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || jobs < 1 || jobs > BENCH_MAX_JOBS)
+				fatalx("-j %s: want 1 to %d boots at a time", optarg, BENCH_MAX_JOBS);
 			break;
 		case 'n':
 			n = strtol(optarg, &end, 10);
@@ -129,7 +134,7 @@ compare_main(int argc, char **argv)
 	if (strcmp(label[0], label[1]) == 0)
 		for (i = 0; i < 2; i++)
 			label[i] = lab[i] = xasprintf("%c:%s", 'A' + i, label[i]);
-	rc = bench_run((const char **)kern, label, setup, names, n, &r);
+	rc = bench_run((const char **)kern, label, setup, names, n, jobs, &r);
 	if (rc == 0) {
 		bench_table(&r, stdout);
 		if (json != NULL && bench_json_write(&r, json) < 0)
@@ -147,7 +152,7 @@ compare_main(int argc, char **argv)
 
 const struct cmd cmd_compare = {
 	.name = "compare",
-	.usage = "compare [--bench NAMES] [-n N] [--setup-a CMD] [--setup-b CMD] [--json FILE] [--plot DIR] A B",
+	.usage = "compare [--bench NAMES] [-n N] [-j J] [--setup-a CMD] [--setup-b CMD] [--json FILE] [--plot DIR] A B",
 	.help =
 "Benchmark two kernels against each other: A and B are variants (see\n"
 "'umkit variants'; a smoke-HASH variant of 'umkit smoke' too), booted N\n"
@@ -161,6 +166,8 @@ const struct cmd cmd_compare = {
 "                MGLRU aging moves), compaction (seed 002: one compaction\n"
 "                round's scanner counts)\n"
 "  -n N           boots per kernel (2-100; default 5)\n"
+"  -j J           J boots at a time (default 1: one at a time, so that\n"
+"                boots do not disturb each other's figures)\n"
 "  --setup-a CMD, --setup-b CMD\n"
 "                guest shell commands each boot of A (B) runs first, e.g.\n"
 "                a variant's switch; A and B may then be one variant\n"

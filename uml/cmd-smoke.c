@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "guest.h"
 #include "patchin.h"
 #include "umkit.h"
 #include "util.h"
@@ -33,7 +34,11 @@
 #define SMOKE_FAIL_CHECK	6	/* a lab check or a reproducer failed */
 
 #define SMOKE_MAX_RUNS		32
-#define SMOKE_FLOOD_BYTES	(8 << 20)
+/* A quiet boot's console and dmesg are ~10 KiB; dmesg is at most the
+ * kernel's 128 KiB log buffer: more console than this is a flood. */
+#define SMOKE_FLOOD_BYTES	(512 << 10)
+/* A reproducer's own output counts too: its run may write this much. */
+#define SMOKE_RUN_LOG_MAX	(64 << 20)
 
 /* The kernel's debug checks for --debug (arch/um/Kconfig: UML 7.2 x86_64
  * selects HAVE_ARCH_KASAN and LOCKDEP_SUPPORT). */
@@ -67,6 +72,7 @@ struct smoke {
 	const char	*plot;		/* chart directory */
 	int		 boots, ktap;
 	int		 debug, hash_only, timeout_s;
+	int		 jobs;		/* -j: benchmark boots at a time */
 	char		*dir;		/* build/smoke/HASH */
 	char		*variant;	/* smoke-HASH */
 	char		*kernel;	/* its binary */
@@ -125,6 +131,7 @@ run_to_tick(char *const argv[], const char *path, int stdout_too,
 /* A boot's log being watched for a flood (flood_tick). */
 struct flood_watch {
 	const char	*path;
+	off_t		 limit;
 	pid_t		 pid;
 	int		 flooded;
 };
@@ -136,21 +143,21 @@ flood_tick(void *arg)
 	struct flood_watch	*w = arg;
 	struct stat		 sb;
 
-	if (!w->flooded && stat(w->path, &sb) == 0 && sb.st_size > SMOKE_FLOOD_BYTES) {
-		w->flooded = 1;
+	if (!w->flooded && stat(w->path, &sb) == 0 && sb.st_size > w->limit) {
+		w->flooded = 2;
 		kill(w->pid, SIGTERM);
 	}
 }
 
 /*
  * run_to for a boot: output (both streams) in path, stopped when path
- * passes SMOKE_FLOOD_BYTES (a flooding kernel would fill the disk before
- * its timeout); *flooded says so.
+ * passes limit bytes (a flooding kernel would fill the disk before
+ * its timeout); *flooded is then 2.
  */
 static int
-run_watched(char *const argv[], const char *path, int *flooded)
+run_watched(char *const argv[], const char *path, off_t limit, int *flooded)
 {
-	struct flood_watch	w = { path, 0, 0 };
+	struct flood_watch	w = { path, limit, 0, 0 };
 	int			fd, rc;
 
 	fflush(stdout);
@@ -313,7 +320,7 @@ smoke_bench(struct smoke *s)
 	struct bres	 r;
 	int		 rc;
 
-	rc = bench_run(kern, label, NULL, s->bench, s->boots, &r);
+	rc = bench_run(kern, label, NULL, s->bench, s->boots, s->jobs, &r);
 	if (rc == 0) {
 		stage("bench", "ok: %s, %d boots per kernel", s->bench, s->boots);
 		bench_table(&r, stdout);
@@ -512,11 +519,13 @@ smoke_build(struct smoke *s)
  * guest boots quiet, so warnings never reach the console: the kernel log
  * (dmesg) is appended after cmd and scanned, with the console; cmd's own
  * output is not scanned.
+ * The run is stopped when logfile passes limit bytes (*flood: 2; 1 when
+ * it ended past SMOKE_FLOOD_BYTES).
  * Returns exec's status; *nrep gets the kernel reports on the console.
  */
 static int
 boot_run(struct smoke *s, const char *kernel, const char *cmd,
-    const char *logfile, int *nrep, int print, int *flood)
+    const char *logfile, off_t limit, int *nrep, int print, int *flood)
 {
 	char	*argv[16 + 2 * SMOKE_MAX_RUNS], *text, t[16], *wrap, *d;
 	int	 i, k = 0, rc;
@@ -541,10 +550,10 @@ boot_run(struct smoke *s, const char *kernel, const char *cmd,
 	    DMESG_MARK);
 	argv[k++] = wrap;
 	argv[k] = NULL;
-	rc = run_watched(argv, logfile, flood);
+	rc = run_watched(argv, logfile, limit, flood);
 	free(argv[0]);
 	free(wrap);
-	if (stat(logfile, &sb) == 0 && sb.st_size > SMOKE_FLOOD_BYTES)
+	if (*flood == 0 && stat(logfile, &sb) == 0 && sb.st_size > SMOKE_FLOOD_BYTES)
 		*flood = 1;
 	text = read_text(logfile);
 	/* After the marker: the kernel log; without it (panic, hang): all. */
@@ -562,7 +571,7 @@ smoke_boot(struct smoke *s)
 	long long	 t0 = now_ms();
 	int		 rc, nrep, flood;
 
-	rc = boot_run(s, s->kernel, "true", log, &nrep, 0, &flood);
+	rc = boot_run(s, s->kernel, "true", log, SMOKE_FLOOD_BYTES, &nrep, 0, &flood);
 	text = read_text(log);
 	if (rc == 0 && nrep == 0 && !flood) {
 		stage("boot", "ok (%.1f s, no kernel reports; console %s)",
@@ -570,19 +579,23 @@ smoke_boot(struct smoke *s)
 		rc = 0;
 	} else {
 		if (flood && rc != EXIT_PANIC)
-			stage("boot", "FAIL: console flood (more than %d MiB; stopped)",
-			    SMOKE_FLOOD_BYTES >> 20);
+			stage("boot", "FAIL: console flood (more than %d KiB%s)",
+			    SMOKE_FLOOD_BYTES >> 10, flood == 2 ? "; the boot was stopped" : "");
 		else if (rc == EXIT_PANIC)
 			stage("boot", "FAIL: the kernel panicked at boot");
 		else if (rc == EXIT_TIMEOUT)
 			stage("boot", "FAIL: hang: no shell within %d s", s->timeout_s);
+		else if (rc == EXIT_KIT && text != NULL &&
+		    strstr(text, "guest link failed") != NULL)
+			stage("boot", "FAIL: hang: the guest never answered within "
+			    "%d s of boot (its link timed out)", BOOT_TIMEOUT_MS / 1000);
 		else if (nrep > 0)
 			stage("boot", "FAIL: %d kernel report line%s at boot", nrep,
 			    nrep == 1 ? "" : "s");
 		else
 			stage("boot", "FAIL: the guest did not come up (status %d)", rc);
 		/* Interrupted (not by the flood watch): pass the status on. */
-		if (!flood && rc >= 128 && rc != EXIT_PANIC && rc != EXIT_TIMEOUT &&
+		if (flood != 2 && rc >= 128 && rc != EXIT_PANIC && rc != EXIT_TIMEOUT &&
 		    rc != EXIT_KIT) {
 			free(log);
 			free(text);
@@ -598,6 +611,18 @@ smoke_boot(struct smoke *s)
 					break;
 			if (*m != NULL)
 				print_after(d, *m, 12);
+			if (flood) {
+				/* The console's last line before the kernel log: what floods. */
+				const char *e = strstr(text, DMESG_MARK "\n"), *b;
+
+				e = e ? e : text + strlen(text);
+				while (e > text && e[-1] == '\n')
+					e--;
+				for (b = e; b > text && b[-1] != '\n'; b--)
+					;
+				printf("    the console's last line: %.*s\n", (int)(e - b > 200 ?
+				    200 : e - b), b);
+			}
 		}
 		printf("    (console: %s)\n", log);
 		rc = SMOKE_FAIL_BOOT;
@@ -669,7 +694,8 @@ smoke_runs(struct smoke *s)
 	for (i = 0; i < s->nruns; i++) {
 		for (k = 0; k < 2; k++) {
 			log = xasprintf("%s/run%d-%s.log", s->dir, i + 1, side[k]);
-			st[k] = boot_run(s, kern[k], s->runs[i], log, &nrep[k], 0, &flood);
+			st[k] = boot_run(s, kern[k], s->runs[i], log, SMOKE_RUN_LOG_MAX,
+			    &nrep[k], 0, &flood);
 			free(log);
 			if (st[k] >= 128 && st[k] != EXIT_PANIC) {
 				free(base);
@@ -711,7 +737,7 @@ smoke_main(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct smoke	 s = { .labs = "all", .timeout_s = 60, .bench = "all",
+	struct smoke	 s = { .labs = "all", .timeout_s = 60, .bench = "all", .jobs = 1,
 			    .boots = 5 };
 	char		 err[512];
 	long long	 t0 = now_ms();
@@ -719,8 +745,15 @@ smoke_main(int argc, char **argv)
 	char		*end;
 
 	stage_t0 = now_ms();
-	while ((c = getopt_long(argc, argv, "+t:n:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+t:n:j:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'j':
+			s.jobs = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || s.jobs < 1 ||
+			    s.jobs > BENCH_MAX_JOBS)
+				fatalx("-j %s: want 1 to %d boots at a time", optarg,
+				    BENCH_MAX_JOBS);
+			break;
 		case 'n':
 			s.boots = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || s.boots < 2 ||
@@ -819,7 +852,7 @@ done:
 
 const struct cmd cmd_smoke = {
 	.name = "smoke",
-	.usage = "smoke [--debug] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [-t SECONDS] [--hash] INPUT...",
+	.usage = "smoke [--debug] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [-t SECONDS] [--hash] INPUT...",
 	.help =
 "Smoke-test a kernel patch against the base kernel: does it apply, build,\n"
 "boot without a kernel report, pass the labs' checks and your reproducers?\n"
@@ -853,6 +886,7 @@ const struct cmd cmd_smoke = {
 "  --bench NAMES benchmarks, a comma list (default all: procbench,\n"
 "                kvbench, readtwice, aging, compaction; or none)\n"
 "  -n N          boots per kernel for them (default 5)\n"
+"  -j J          J benchmark boots at a time (default 1: serialised)\n"
 "  --json FILE   every benchmark sample as JSON (see umkit compare)\n"
 "  --ktap        the stages as KTAP at the end\n"
 "  --junit FILE  the stages as a JUnit XML test suite\n"
