@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-smoke.sh - what 'umkit smoke' of a one-file mm/ patch costs with
 # the base kernel cached: the time from the command to the full report
-# with N=5 procbench boots per kernel, per stage (from its JUnit file),
+# with N=5 boots per kernel of every benchmark (--bench all), per stage (from its JUnit file),
 # and what --debug (DEBUG_VM, PROVE_LOCKING, KASAN) adds to the build and
 # to the boot.  The patch is made unique per run (a comment with the
 # time in mm/vmscan.c), so its object is a real compile, not a ccache hit.
@@ -15,9 +15,9 @@ sed "s|^+\tpr_info(\"umkit-smoke: kswapd_init runs (test fixture)\\\\n\");|&\n+\
 stages() {	# JUnit file -> "stage=seconds ..."
 	sed -n 's/.*testcase classname="smoke" name="\([a-z]*\)" time="\([0-9.]*\)".*/\1=\2s/p' "$1" | tr '\n' ' '
 }
-echo "== umkit smoke of a one-file mm/ patch, base cached, -n ${BENCH_BOOTS:-5} procbench"
+echo "== umkit smoke of a one-file mm/ patch, base cached, -n ${BENCH_BOOTS:-5}, every benchmark"
 t0=$(date +%s.%N)
-./umkit smoke -n "${BENCH_BOOTS:-5}" --bench procbench --junit $tmp/a.xml $tmp/p.patch > $tmp/a.out 2>&1
+./umkit smoke -n "${BENCH_BOOTS:-5}" --junit $tmp/a.xml $tmp/p.patch > $tmp/a.out 2>&1
 rc=$? t1=$(date +%s.%N)
 tail -n 12 $tmp/a.out
 printf 'total %.1f s (exit %d); per stage: %s\n' "$(echo "$t1 - $t0" | bc)" $rc "$(stages $tmp/a.xml)"
