@@ -103,7 +103,9 @@ elif ! sum_ok "$(deb_of "$want")" "$SHA256"; then
 				"$(mb "$got")" "$(mb "$size")" $((got * 100 / size)) >&2
 			sleep 0.5
 		done
-		printf '\n' >&2
+		got=$(cat "$(deb_of "$want")" 2>/dev/null | wc -c)
+		printf '\rumkit: downloading %s: %s of %s MB (%d%%)   \n' "$PACKAGE" \
+			"$(mb "$got")" "$(mb "$size")" $((got * 100 / size)) >&2
 	fi
 	wait $dl || die "download of $PACKAGE=$want failed (see $apt/download.log)"
 	sum_ok "$(deb_of "$want")" "$SHA256" ||
