@@ -575,6 +575,28 @@ bench_json_read(struct bres *r, int side, const char *path, char *err,
 	return 0;
 }
 
+/* Run gnuplot on script gp; 0, or -1 with err. */
+int
+gnuplot_run(const char *gp, char *err, size_t errlen)
+{
+	pid_t	pid;
+	int	rc;
+
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0)
+		fatal("fork");
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
+		_exit(127);
+	}
+	rc = child_wait(pid);
+	if (rc != 0)
+		snprintf(err, errlen, "gnuplot %s failed (status %d%s)", gp, rc,
+		    rc == 127 ? ": not installed? apt-get install gnuplot-nox" : "");
+	return rc == 0 ? 0 : -1;
+}
+
 /* Charts of every metric through gnuplot. */
 int
 bench_plot(const struct bres *r, const char *dir, char *err, size_t errlen)
@@ -582,7 +604,6 @@ bench_plot(const struct bres *r, const char *dir, char *err, size_t errlen)
 	char		*path, *gp;
 	FILE		*f, *g;
 	int		 i, s, rc;
-	pid_t		 pid;
 	struct welch	 w;
 
 	mkdir(dir, 0755);
@@ -624,20 +645,9 @@ bench_plot(const struct bres *r, const char *dir, char *err, size_t errlen)
 	}
 	fprintf(g, "unset output\n");
 	fclose(g);
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
-		_exit(127);
-	}
-	rc = child_wait(pid);
-	if (rc != 0)
-		snprintf(err, errlen, "gnuplot %s failed (status %d%s)", gp, rc,
-		    rc == 127 ? ": not installed? apt-get install gnuplot-nox" : "");
+	rc = gnuplot_run(gp, err, errlen);
 	free(gp);
-	return rc == 0 ? 0 : -1;
+	return rc;
 }
 
 /* Free what r holds. */

@@ -58,6 +58,8 @@ void	bench_free(struct bres *);
  * gnuplot from METRIC.dat and plot.gp (both kept).  0, or -1 with err.
  */
 int	bench_plot(const struct bres *, const char *dir, char *err, size_t errlen);
+/* Run gnuplot on a script file; 0, or -1 with err (naming a missing gnuplot). */
+int	gnuplot_run(const char *gp, char *err, size_t errlen);
 /*
  * Wait for child pid, passing SIGINT, SIGTERM and SIGHUP on to it (its
  * own cleanup runs: umkit exec kills its guest, kbuild.sh removes its

@@ -106,8 +106,7 @@ plot_main(int argc, char **argv)
 	double		 first[NCHARTS][8], v;
 	long long	 ums, ems;
 	unsigned	 c, k, nsnap = 0;
-	pid_t		 pid;
-	int		 rc;
+	char		 err[512];
 
 	p = xasprintf("%s/index", rec);
 	if ((idx = read_text(p)) == NULL)
@@ -179,17 +178,8 @@ plot_main(int argc, char **argv)
 	}
 	fprintf(g, "unset output\n");
 	fclose(g);
-	fflush(stdout);
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
-		_exit(127);
-	}
-	rc = child_wait(pid);
-	if (rc != 0)
-		fatalx("gnuplot %s failed (status %d%s)", gp, rc, rc == 127 ?
-		    ": not installed? apt-get install gnuplot-nox" : "");
+	if (gnuplot_run(gp, err, sizeof err) < 0)
+		fatalx("%s", err);
 	printf("plot: %u snapshots; charts in %s:", nsnap, out);
 	for (c = 0; c < NCHARTS; c++)
 		printf(" %s.png/.svg", charts[c].name);
