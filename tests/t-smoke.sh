@@ -37,6 +37,9 @@ check "... memory.png is a PNG" png_ok $tmp/recplots/memory.png
 check "... lru_gen.svg is well-formed SVG" xmllint --noout $tmp/recplots/lru_gen.svg
 check "... compaction.svg too" xmllint --noout $tmp/recplots/compaction.svg
 
+out=$("$UMKIT" plot --bogus 2>&1); rc=$?
+like "umkit plot --bogus: exit 125, the option named" "$rc:$out" "^125:plot: unrecognized option '--bogus'"
+
 # --- the input forms: one hash ---------------------------------------------
 section "input forms"
 want=$("$UMKIT" smoke --hash $F/good.patch | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p')
@@ -64,6 +67,9 @@ out=$("$UMKIT" smoke --bench none $tmp/out.patch 2>&1); rc=$?
 is "a path leaving the tree: exit 2" "$rc" 2
 like "... named" "$out" "input +FAIL: .*leaves the tree"
 is "... and no variant was written" "$(ls build/smoke | wc -l)" "$nsm"
+printf 'garbage\n\001\002\n' > $tmp/garbage.patch
+out=$("$UMKIT" smoke --bench none $tmp/garbage.patch 2>&1); rc=$?
+like "a file with no patch in it: exit 2, the file named" "$rc:$out" "^2:smoke: input +FAIL: $tmp/garbage.patch: no patch found"
 # thread.mbox with its patch renumbered 1/2: part 2/2 is missing.
 sed 's/^Subject: \[PATCH 1\/1\]/Subject: [PATCH 1\/2]/' $F/thread.mbox > $tmp/missing.mbox
 out=$("$UMKIT" smoke --bench none $tmp/missing.mbox 2>&1); rc=$?

@@ -100,13 +100,21 @@ static int
 plot_main(int argc, char **argv)
 {
 	const char	*rec = argv[1];
-	char		*out = argc > 2 ? xstrdup(argv[2]) : xasprintf("%s/plots", rec);
+	char		*out;
 	char		*p, *idx, *l, *nl, *gp, *cache[3], seq[16], *dat;
 	FILE		*f[NCHARTS], *g;
 	double		 first[NCHARTS][8], v;
 	long long	 ums, ems;
 	unsigned	 c, k, nsnap = 0;
 	char		 err[512];
+
+	/* No options but --help (cmd_run handles it): "-x" is a mistake. */
+	if (rec[0] == '-' || (argc > 2 && argv[2][0] == '-')) {
+		fprintf(stderr, "plot: unrecognized option '%s'\n",
+		    rec[0] == '-' ? rec : argv[2]);
+		return cmd_usage(&cmd_plot);
+	}
+	out = argc > 2 ? xstrdup(argv[2]) : xasprintf("%s/plots", rec);
 
 	p = xasprintf("%s/index", rec);
 	if ((idx = read_text(p)) == NULL)
@@ -198,6 +206,9 @@ const struct cmd cmd_plot = {
 "(meminfo), the MGLRU generations' anon and file pages (lru_gen),\n"
 "compaction and reclaim counters (vmstat, since the first snapshot).  The\n"
 "data files (NAME.dat) and the gnuplot script (plot.gp) stay beside them.\n"
+"\n"
+"Exit status: 0 the charts were drawn; 125 a bad argument, not a\n"
+"recording, or gnuplot failed (the message names which).\n"
 "\n"
 "Example:\n"
 "  umkit record lab rec --for 20 && umkit plot rec",

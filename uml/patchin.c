@@ -1053,6 +1053,20 @@ read_file(const char *path, size_t *len, char *err, size_t errlen)
 	return s;
 }
 
+/* Put "what: " before err unless it names what already; returns -1. */
+static int
+name_err(const char *what, char *err, size_t errlen)
+{
+	char	*t;
+
+	if (strncmp(err, what, strlen(what)) == 0)
+		return -1;
+	t = xasprintf("%s: %s", what, err);
+	snprintf(err, errlen, "%s", t);
+	free(t);
+	return -1;
+}
+
 /* A quilt directory: its series, each patch one diff. */
 static int
 read_quilt(const char *dir, struct pset *out, char *err, size_t errlen)
@@ -1177,7 +1191,9 @@ read_dir(const char *dir, struct pset *out, char *err, size_t errlen)
 		pset_free(&in);
 		return -1;
 	}
-	return pset_select(&in, out, err, errlen);
+	if (pset_select(&in, out, err, errlen) < 0)
+		return name_err(dir, err, errlen);
+	return 0;
 }
 
 /* One buffer's patches, selected, appended to out. */
@@ -1192,7 +1208,7 @@ read_buf(const char *origin, const char *buf, size_t len, struct pset *out,
 	pset_init(&sel);
 	patchin_buf(&in, origin, buf, len);
 	if (pset_select(&in, &sel, err, errlen) < 0)
-		return -1;
+		return name_err(origin, err, errlen);
 	for (i = 0; i < sel.n; i++)
 		take(out, &sel.v[i]);
 	pset_free(&sel);
