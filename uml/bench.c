@@ -77,12 +77,20 @@ bdef_find(const char *name, size_t n)
 	return NULL;
 }
 
-/* "all": every benchmark, in the table's order. */
+/* "all": every benchmark of bdefs, in its order. */
 static const char *
 expand(const char *names)
 {
-	return strcmp(names, "all") == 0 ?
-	    "procbench,kvbench,readtwice,aging,compaction" : names;
+	static char		 all[256];
+	const struct bdef	*b;
+
+	if (strcmp(names, "all") != 0)
+		return names;
+	if (all[0] == '\0')
+		for (b = bdefs; b->name != NULL; b++)
+			snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s",
+			    b == bdefs ? "" : ",", b->name);
+	return all;
 }
 
 /* Check a comma list of benchmark names. */

@@ -92,19 +92,22 @@ self(void)
  */
 static int
 run_to_tick(char *const argv[], const char *path, int stdout_too,
-    void (*tick)(void *), void *arg);
+    void (*tick)(void *), void *arg, pid_t *child);
 
 /* run_to_tick without progress. */
 static int
 run_to(char *const argv[], const char *path, int stdout_too)
 {
-	return run_to_tick(argv, path, stdout_too, NULL, NULL);
+	return run_to_tick(argv, path, stdout_too, NULL, NULL, NULL);
 }
 
-/* Run argv with its output in path, calling tick while it runs. */
+/*
+ * Run argv with its output in path, calling tick while it runs; the
+ * child's pid goes to *child first (unless NULL), for tick to use.
+ */
 static int
 run_to_tick(char *const argv[], const char *path, int stdout_too,
-    void (*tick)(void *), void *arg)
+    void (*tick)(void *), void *arg, pid_t *child)
 {
 	pid_t	pid;
 	int	fd;
@@ -125,6 +128,8 @@ run_to_tick(char *const argv[], const char *path, int stdout_too,
 		execv(argv[0], argv);
 		_exit(127);
 	}
+	if (child != NULL)
+		*child = pid;
 	return child_wait_tick(pid, tick, arg);
 }
 
@@ -158,22 +163,9 @@ static int
 run_watched(char *const argv[], const char *path, off_t limit, int *flooded)
 {
 	struct flood_watch	w = { path, limit, 0, 0 };
-	int			fd, rc;
+	int			rc;
 
-	fflush(stdout);
-	fflush(stderr);
-	if ((w.pid = fork()) < 0)
-		fatal("fork");
-	if (w.pid == 0) {
-		if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
-			_exit(125);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		close(fd);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	rc = child_wait_tick(w.pid, flood_tick, &w);
+	rc = run_to_tick(argv, path, 1, flood_tick, &w, &w.pid);
 	*flooded = w.flooded;
 	return rc;
 }
@@ -454,7 +446,7 @@ smoke_build(struct smoke *s)
 	free(out);
 	pr.t0 = t0;
 	log = xasprintf("%s/kbuild.log", s->dir);
-	rc = run_to_tick(argv, log, 1, isatty(2) ? build_tick : NULL, &pr);
+	rc = run_to_tick(argv, log, 1, isatty(2) ? build_tick : NULL, &pr, NULL);
 	if (isatty(2))
 		fprintf(stderr, "\r%100s\r", "");
 	if (rc == 0 && (cf = fopen(cnt, "w")) != NULL) {
