@@ -98,12 +98,14 @@ elif ! sum_ok "$(deb_of "$want")" "$SHA256"; then
 	# On a terminal: one updating line, the bytes so far of the expected size.
 	if [ -t 2 ] && [ -n "$size" ]; then
 		while kill -0 $dl 2>/dev/null; do
-			got=$(cat "$apt"/archives/partial/*.deb "$(deb_of "$want")" 2>/dev/null | wc -c)
+			# sizes, not contents: stat, not a read of the file
+			got=$(stat -c %s "$apt"/archives/partial/*.deb "$(deb_of "$want")" 2>/dev/null |
+				awk '{ s += $1 } END { print s + 0 }')
 			printf '\rumkit: downloading %s: %s of %s MB (%d%%)   ' "$PACKAGE" \
 				"$(mb "$got")" "$(mb "$size")" $((got * 100 / size)) >&2
 			sleep 0.5
 		done
-		got=$(cat "$(deb_of "$want")" 2>/dev/null | wc -c)
+		got=$(stat -c %s "$(deb_of "$want")" 2>/dev/null || echo 0)
 		printf '\rumkit: downloading %s: %s of %s MB (%d%%)   \n' "$PACKAGE" \
 			"$(mb "$got")" "$(mb "$size")" $((got * 100 / size)) >&2
 	fi
