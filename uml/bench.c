@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,23 +233,12 @@ boot_start(const char *kernel, const char *script, int *fd)
 static char *
 slurp(int fd)
 {
-	char	*out = xstrdup(""), tmp[4096];
-	size_t	 len = 0;
-	ssize_t	 n;
+	char	*out;
 
 	lseek(fd, 0, SEEK_SET);
-	while ((n = read(fd, tmp, sizeof tmp)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		out = xrealloc(out, len + n + 1);
-		memcpy(out + len, tmp, n);
-		len += n;
-		out[len] = '\0';
-	}
+	out = read_fd_all(fd, SIZE_MAX, NULL);
 	close(fd);
-	return out;
+	return out != NULL ? out : xstrdup("");
 }
 
 /* The children a terminating signal is passed on to (fwd_handler). */

@@ -1006,35 +1006,6 @@ pset_hash(const struct pset *ps, char hex[65])
 
 /* ---- readers --------------------------------------------------------------- */
 
-/* Read all of fd (at most PATCHIN_MAX); NULL with errno on error. */
-static char *
-read_fd(int fd, size_t *len)
-{
-	struct sbuf	b = { 0 };
-	char		tmp[65536];
-	ssize_t		n;
-
-	for (;;) {
-		n = read(fd, tmp, sizeof tmp);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			free(b.s);
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		if (b.len + n > PATCHIN_MAX) {
-			free(b.s);
-			errno = EFBIG;
-			return NULL;
-		}
-		sb_add(&b, tmp, n);
-	}
-	*len = b.len;
-	return b.s ? b.s : xstrdup("");
-}
-
 /* Read a file whole; NULL with err. */
 static char *
 read_file(const char *path, size_t *len, char *err, size_t errlen)
@@ -1046,7 +1017,7 @@ read_file(const char *path, size_t *len, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	s = read_fd(fd, len);
+	s = read_fd_all(fd, PATCHIN_MAX, len);
 	if (s == NULL)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 	close(fd);
@@ -1225,7 +1196,7 @@ patchin_path(const char *input, struct pset *out, char *err, size_t errlen)
 	int		 rc;
 
 	if (strcmp(input, "-") == 0) {
-		if ((buf = read_fd(0, &len)) == NULL) {
+		if ((buf = read_fd_all(0, PATCHIN_MAX, &len)) == NULL) {
 			snprintf(err, errlen, "standard input: %s", strerror(errno));
 			return -1;
 		}
@@ -1276,7 +1247,7 @@ patchin_git(const char *dir, const char *range, struct pset *out, char *err,
 		_exit(127);
 	}
 	close(p[1]);
-	buf = read_fd(p[0], &len);
+	buf = read_fd_all(p[0], PATCHIN_MAX, &len);
 	close(p[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;

@@ -5,6 +5,7 @@
 #include <ftw.h>
 #include <pwd.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,34 +299,55 @@ variant_dir(const char *variant)
 	return NULL;
 }
 
-/* Read a small text file; NULL if it cannot be read. */
+/*
+ * The rest of fd, NUL-terminated, its length in *len (unless NULL); more
+ * than max bytes is an error (EFBIG).  NULL with errno on an error.
+ */
+char *
+read_fd_all(int fd, size_t max, size_t *len)
+{
+	char	*buf;
+	size_t	 n = 0, size = 4096;
+	ssize_t	 r;
+
+	buf = xmalloc(size);
+	for (;;) {
+		if (n + 1 >= size)
+			buf = xrealloc(buf, size *= 2);
+		r = read(fd, buf + n, size - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if ((n += r) > max) {
+			free(buf);
+			errno = EFBIG;
+			return NULL;
+		}
+	}
+	if (r < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len != NULL)
+		*len = n;
+	return buf;
+}
+
+/* A whole file as a string (allocated), or NULL. */
 char *
 read_text(const char *path)
 {
 	char	*buf;
-	size_t	 len = 0, size = 4096;
-	ssize_t	 n;
-	int	 fd;
+	int	 fd, e;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return NULL;
-	buf = xmalloc(size);
-	for (;;) {
-		if (len + 1 >= size)
-			buf = xrealloc(buf, size *= 2);
-		n = read(fd, buf + len, size - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += n;
-	}
+	buf = read_fd_all(fd, SIZE_MAX, NULL);
+	e = errno;
 	close(fd);
-	if (n < 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
+	errno = e;
 	return buf;
 }
 

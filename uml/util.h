@@ -131,6 +131,9 @@ int	 mkdir_p(const char *path, mode_t mode);
 
 /* Read a whole small file into a NUL-terminated buffer; NULL on error. */
 char	*read_text(const char *path);
+/* The rest of fd (at most max bytes, else EFBIG), NUL-terminated; its
+ * length in *len unless NULL; NULL with errno on an error. */
+char	*read_fd_all(int fd, size_t max, size_t *len);
 /* Remove a directory tree (no symlinks followed); 0 or -1. */
 int	 rm_tree(const char *path);
 /* Parse a memory size like 512M or 1G into megabytes; -1 if malformed. */
