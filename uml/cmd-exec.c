@@ -12,6 +12,7 @@
 
 #include "ctl.h"
 #include "gdb.h"
+#include "cov.h"
 #include "guest.h"
 #include "initrd.h"
 #include "link.h"
@@ -143,6 +144,8 @@ exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv,
 	r = link_hello(l, gdb ? INT_MAX / 2 : BOOT_TIMEOUT_MS);
 	if (r == 0)
 		r = link_exec(l, argv, 0, in_fd, 1, 2, &status);
+	if (r == 0)
+		cov_collect(l, name);	/* with $UMKIT_GCOV_DIR: its counters */
 	if (eg != NULL && gdb_traced(g.pid) && gdb_batch == NULL)
 		fprintf(stderr, "umkit: the command ended; the guest is killed "
 		    "now: quit gdb\n");

@@ -23,17 +23,10 @@
 #include "bench.h"
 #include "guest.h"
 #include "patchin.h"
+#include "smoke.h"
 #include "umkit.h"
 #include "util.h"
 
-/* Exit status of umkit smoke (also in the help text). */
-#define SMOKE_FAIL_INPUT	2	/* the input was refused */
-#define SMOKE_FAIL_APPLY	3	/* a patch does not apply */
-#define SMOKE_FAIL_BUILD	4	/* the kernel does not build */
-#define SMOKE_FAIL_BOOT		5	/* panic, hang or a kernel report at boot */
-#define SMOKE_FAIL_CHECK	6	/* a lab check or a reproducer failed */
-
-#define SMOKE_MAX_RUNS		32
 /* A quiet boot's console and dmesg are ~10 KiB; dmesg is at most the
  * kernel's 128 KiB log buffer: more console than this is a flood. */
 #define SMOKE_FLOOD_BYTES	(512 << 10)
@@ -60,26 +53,9 @@ static const char *report_marks[] = {
 	"list_add corruption", "list_del corruption", NULL
 };
 
-struct smoke {
-	const char	*adds[SMOKE_MAX_RUNS];
-	int		 nadds;
-	const char	*runs[SMOKE_MAX_RUNS];
-	int		 nruns;
-	const char	*labs;		/* "all", "none" or a list */
-	const char	*git;		/* repository of commit ranges */
-	const char	*bench;		/* benchmarks, or "none" */
-	const char	*json, *junit;	/* report files */
-	const char	*plot;		/* chart directory */
-	int		 boots, ktap;
-	int		 debug, hash_only, timeout_s;
-	int		 jobs;		/* -j: benchmark boots at a time */
-	char		*dir;		/* build/smoke/HASH */
-	char		*variant;	/* smoke-HASH */
-	char		*kernel;	/* its binary */
-};
 
 /* The launcher binary, for subprocesses. */
-static char *
+char *
 self(void)
 {
 	return top_path("build/bin/umkit");
@@ -95,7 +71,7 @@ run_to_tick(char *const argv[], const char *path, int stdout_too,
     void (*tick)(void *), void *arg, pid_t *child);
 
 /* run_to_tick without progress. */
-static int
+int
 run_to(char *const argv[], const char *path, int stdout_too)
 {
 	return run_to_tick(argv, path, stdout_too, NULL, NULL, NULL);
@@ -215,15 +191,12 @@ print_after(const char *text, const char *mark, int max)
 static struct {
 	char	*name, *text;
 	double	 secs;
-}		 stages[16];
+}		 stages[24];
 static int	 nstages;
 static long long stage_t0;
 
 /* The stage line: "smoke: STAGE  RESULT" (RESULT "ok..." or "FAIL..."). */
-static void
-stage(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
+void
 stage(const char *name, const char *fmt, ...)
 {
 	va_list	ap;
@@ -234,7 +207,7 @@ stage(const char *name, const char *fmt, ...)
 	va_end(ap);
 	printf("smoke: %-6s %s\n", name, t);
 	fflush(stdout);
-	if (nstages < 16) {
+	if (nstages < 24) {
 		stages[nstages].name = xstrdup(name);
 		stages[nstages].text = t;
 		stages[nstages].secs = (now_ms() - stage_t0) / 1000.0;
@@ -285,6 +258,16 @@ reports_write(const struct smoke *s, int ktap, const char *junit)
 	    "<testsuite name=\"umkit smoke ");
 	xml_put(f, s->variant ? s->variant : "?");
 	fprintf(f, "\" tests=\"%d\" failures=\"%d\">\n", nstages, nfail);
+	if (s->npatches > 0) {
+		fprintf(f, "  <properties>\n");
+		for (i = 0; i < s->npatches; i++)
+			if (s->cov_prop[i] != NULL) {
+				fprintf(f, "    <property name=\"coverage %04d.patch\" value=\"", i + 1);
+				xml_put(f, s->cov_prop[i]);
+				fprintf(f, "\"/>\n");
+			}
+		fprintf(f, "  </properties>\n");
+	}
 	for (i = 0; i < nstages; i++) {
 		fprintf(f, "  <testcase classname=\"smoke\" name=\"");
 		xml_put(f, stages[i].name);
@@ -376,6 +359,8 @@ smoke_input(struct smoke *s, int n, char **inputs)
 	if (pset_write(&ps, s->dir, s->debug ? debug_config : NULL, err,
 	    sizeof err) < 0)
 		fatalx("%s", err);
+	if (s->coverage)
+		smoke_cov_prepare(s, &ps, hex);
 	stage("input", "ok: %d patch%s, %d file%s, variant %s", ps.n,
 	    ps.n == 1 ? "" : "es", nfiles, nfiles == 1 ? "" : "s", s->variant);
 	for (i = 0; i < ps.n; i++) {
@@ -393,6 +378,8 @@ struct progress {
 	char		*log;		/* the shared tree's build.log */
 	long		 expect;	/* objects the last build compiled */
 	long long	 t0;
+	const char	*apply_stage;	/* said once the build starts, or NULL */
+	int		 applied;
 };
 
 /* Count the objects a build log shows compiled. */
@@ -408,13 +395,30 @@ count_cc(const char *path)
 	return n;
 }
 
-/* On a terminal: one updating line with the objects compiled so far. */
+/*
+ * The apply stage's line once make starts (kbuild.sh truncates the
+ * tree's build.log then: the tree and its config are ready); on a
+ * terminal, one updating line with the objects compiled so far.
+ */
 static void
 build_tick(void *arg)
 {
 	struct progress	*pr = arg;
-	long		 n = count_cc(pr->log);
+	struct stat	 sb;
+	long		 n;
 
+	if (!pr->applied && stat(pr->log, &sb) == 0 &&
+	    sb.st_mtim.tv_sec * 1000LL + sb.st_mtim.tv_nsec / 1000000 >= pr->t0) {
+		pr->applied = 1;
+		if (pr->apply_stage != NULL) {
+			if (isatty(2))
+				fprintf(stderr, "\r%100s\r", "");
+			stage(pr->apply_stage, "ok");
+		}
+	}
+	if (!isatty(2))
+		return;
+	n = count_cc(pr->log);
 	if (pr->expect > 0)
 		fprintf(stderr, "\rsmoke: build  %ld of ~%ld objects (as many as the "
 		    "last build of this tree), %llds  ", n, pr->expect,
@@ -425,11 +429,13 @@ build_tick(void *arg)
 }
 
 /* Stage 2: apply and build (uml/kbuild.sh); the evidence on failure. */
-static int
-smoke_build(struct smoke *s)
+int
+smoke_kbuild(struct smoke *s, const char *variant, const char *dir,
+    const char *tree, const char *apply_stage, const char *build_stage,
+    char **kernel)
 {
 	char		*sh = top_path("uml/kbuild.sh"), *log, *out, *blog;
-	char		*argv[] = { sh, s->variant, NULL };
+	char		*argv[] = { sh, (char *)variant, NULL };
 	long long	 t0 = now_ms();
 	int		 rc, n;
 
@@ -437,16 +443,16 @@ smoke_build(struct smoke *s)
 	char		*cnt;
 	FILE		*cf;
 
-	pr.log = xasprintf("%s/build/k/smoke-tree%s/build.log", top_dir(),
-	    s->debug ? "-debug" : "");
-	cnt = xasprintf("%s/build/k/smoke-tree%s/.umkit-objects", top_dir(),
-	    s->debug ? "-debug" : "");
+	pr.log = xasprintf("%s/build/k/%s/build.log", top_dir(), tree);
+	cnt = xasprintf("%s/build/k/%s/.umkit-objects", top_dir(), tree);
 	out = read_text(cnt);
 	pr.expect = out ? atol(out) : 0;
 	free(out);
 	pr.t0 = t0;
-	log = xasprintf("%s/kbuild.log", s->dir);
-	rc = run_to_tick(argv, log, 1, isatty(2) ? build_tick : NULL, &pr, NULL);
+	pr.apply_stage = apply_stage;
+	pr.applied = 0;
+	log = xasprintf("%s/kbuild.log", dir);
+	rc = run_to_tick(argv, log, 1, build_tick, &pr, NULL);
 	if (isatty(2))
 		fprintf(stderr, "\r%100s\r", "");
 	if (rc == 0 && (cf = fopen(cnt, "w")) != NULL) {
@@ -457,16 +463,19 @@ smoke_build(struct smoke *s)
 	free(pr.log);
 	out = read_text(log);
 	if (rc == 0) {
-		s->kernel = xasprintf("%s/linux", s->dir);
-		stage("apply", "ok");
-		stage("build", "ok (%.1f s)", (now_ms() - t0) / 1000.0);
+		*kernel = xasprintf("%s/linux", dir);
+		if (apply_stage != NULL && !pr.applied)
+			stage(apply_stage, "ok");
+		stage(build_stage, "ok (%.1f s)", (now_ms() - t0) / 1000.0);
 	} else if (rc == 2) {
-		stage("apply", "FAIL: a patch does not apply (nothing was changed)");
+		stage(apply_stage ? apply_stage : build_stage,
+		    "FAIL: a patch does not apply (nothing was changed)");
 		printf("%s", out ? out : "");
 		rc = SMOKE_FAIL_APPLY;
 	} else if (rc == 4) {
-		stage("apply", "ok");
-		stage("build", "FAIL: the kernel does not build (%.1f s); the "
+		if (apply_stage != NULL && !pr.applied)
+			stage(apply_stage, "ok");
+		stage(build_stage, "FAIL: the kernel does not build (%.1f s); the "
 		    "compiler said:", (now_ms() - t0) / 1000.0);
 		blog = read_text(strstr(out ? out : "", "full log: ") ?
 		    strstr(out, "full log: ") + 10 : "");
@@ -491,9 +500,9 @@ smoke_build(struct smoke *s)
 		free(blog);
 		rc = SMOKE_FAIL_BUILD;
 	} else if (rc >= 128) {
-		stage("build", "interrupted");
+		stage(build_stage, "interrupted");
 	} else {
-		stage("build", "FAIL: status %d", rc);
+		stage(build_stage, "FAIL: status %d", rc);
 		printf("%s", out ? out : "");
 		rc = rc == 3 ? SMOKE_FAIL_BUILD : EXIT_KIT;
 	}
@@ -515,7 +524,7 @@ smoke_build(struct smoke *s)
  * it ended past SMOKE_FLOOD_BYTES).
  * Returns exec's status; *nrep gets the kernel reports on the console.
  */
-static int
+int
 boot_run(struct smoke *s, const char *kernel, const char *cmd,
     const char *logfile, off_t limit, int *nrep, int print, int *flood)
 {
@@ -727,6 +736,8 @@ smoke_main(int argc, char **argv)
 		{ "junit", required_argument, NULL, 'U' },
 		{ "ktap", no_argument, NULL, 'K' },
 		{ "plot", required_argument, NULL, 'P' },
+		{ "coverage", no_argument, NULL, 'C' },
+		{ "require-coverage", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct smoke	 s = { .labs = "all", .timeout_s = 60, .bench = "all", .jobs = 1,
@@ -788,6 +799,13 @@ smoke_main(int argc, char **argv)
 		case 'D':
 			s.debug = 1;
 			break;
+		case 'C':
+			if (s.coverage == 0)
+				s.coverage = 1;
+			break;
+		case 'R':
+			s.coverage = 2;
+			break;
 		case 'H':
 			s.hash_only = 1;
 			break;
@@ -806,7 +824,8 @@ smoke_main(int argc, char **argv)
 		return rc;
 	if (s.hash_only)
 		return 0;
-	if ((rc = smoke_build(&s)) != 0)
+	if ((rc = smoke_kbuild(&s, s.variant, s.dir, s.debug ? "smoke-tree-debug" :
+	    "smoke-tree", "apply", "build", &s.kernel)) != 0)
 		goto done;
 	if ((rc = smoke_boot(&s)) != 0)
 		goto done;
@@ -829,6 +848,16 @@ smoke_main(int argc, char **argv)
 		fails |= rc;
 	}
 	rc = fails ? SMOKE_FAIL_CHECK : 0;
+	if (s.coverage) {
+		int	crc = smoke_cov(&s);
+
+		if (crc >= 128 || crc == EXIT_KIT) {
+			rc = crc;
+			goto done;
+		}
+		if (rc == 0)
+			rc = crc;
+	}
 done:
 	reports_write(&s, s.ktap, s.junit);
 	if (rc >= 128 && rc != EXIT_PANIC)
@@ -839,12 +868,15 @@ done:
 	free(s.dir);
 	free(s.variant);
 	free(s.kernel);
+	free(s.cov_dir);
+	for (c = 0; c < s.npatches; c++)
+		free(s.cov_prop[c]);
 	return rc;
 }
 
 const struct cmd cmd_smoke = {
 	.name = "smoke",
-	.usage = "smoke [--debug] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [-t SECONDS] [--hash] INPUT...",
+	.usage = "smoke [--debug] [--coverage|--require-coverage] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [-t SECONDS] [--hash] INPUT...",
 	.help =
 "Smoke-test a kernel patch against the base kernel: does it apply, build,\n"
 "boot without a kernel report, pass the labs' checks and your reproducers?\n"
@@ -869,6 +901,14 @@ const struct cmd cmd_smoke = {
 "\n"
 "  --debug       build with DEBUG_VM, PROVE_LOCKING (lockdep) and KASAN\n"
 "                (variant smoke-HASH-debug, its own shared tree)\n"
+"  --coverage    after the verdict, a pass that tells which of the\n"
+"                patch's added lines ran: the kernel built again with gcov\n"
+"                for the .c files the patch changes (smoke-HASH-cov), the\n"
+"                same boot, labs, --run commands and benchmarks (against\n"
+"                the plain patched kernel: gcov's cost) run on it, and\n"
+"                each hunk reported as run (with its counts) or not\n"
+"                exercised; a warning only\n"
+"  --require-coverage  the same, and a hunk never run fails (status 7)\n"
 "  --labs L      'all' (default), 'none', or a lab (as 'umkit lab' takes it)\n"
 "  --add H[:G]   files for the guests, as in 'umkit exec' (repeatable)\n"
 "  --run CMD     a reproducer, run by sh -c in a fresh guest (repeatable)\n"
@@ -886,7 +926,8 @@ const struct cmd cmd_smoke = {
 "\n"
 "Exit status: 0 passed; 2 the input was refused; 3 a patch does not\n"
 "apply; 4 the kernel does not build; 5 boot: panic, hang, flood or a\n"
-"kernel report; 6 a lab check or a reproducer failed; 125 umkit's own\n"
+"kernel report; 6 a lab check or a reproducer failed; 7 a hunk never ran\n"
+"(--require-coverage); 125 umkit's own\n"
 "error; 130/143 interrupted (nothing is left behind).\n"
 "\n"
 "Examples:\n"

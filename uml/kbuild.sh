@@ -21,6 +21,12 @@
 #              build/k/VARIANT/linux only after a successful build, and
 #              kept as it was when make changed nothing.
 #
+# Coverage: a variant whose directory has a file 'profile' (object files,
+# one per line: mm/vmscan.o) and CONFIG_GCOV_KERNEL=y in its config gets
+# GCOV_PROFILE_vmscan.o := y in its own tree's mm/Makefile, and after the
+# build the objects' .gcno files beside its kernel, in gcno/ (with
+# gcno/objtree, the build directory the guest's debugfs names).
+#
 # Environment: KSRC (own kernel tree, never written to), UMKIT_BUILD (build
 # directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir),
 # UMKIT_SHARED_CACHE (a shared read-only source and ccache, default
@@ -69,7 +75,9 @@ smoke-*)
 	pdir="$build/smoke/${pvariant#smoke-}"
 	# A patch under test applies exactly, as git am would (no fuzz).
 	fuzz=--fuzz=0
-	if [ -f "$pdir/config" ]; then vdir="$build/k/smoke-tree-debug"; else vdir="$build/k/smoke-tree"; fi ;;
+	if [ -f "$pdir/profile" ]; then vdir="$build/k/smoke-tree-cov"
+	elif [ -f "$pdir/config" ]; then vdir="$build/k/smoke-tree-debug"
+	else vdir="$build/k/smoke-tree"; fi ;;
 *)	pdir="$patches/$pvariant" vdir="$build/k/$variant" fuzz= ;;
 esac
 [ -n "$pvariant" ] && [ -f "$pdir/series" ] ||
@@ -122,7 +130,7 @@ for p in $(series_patches); do
 done
 stamp=$( {
 	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
-	cat "$pdir/series"
+	cat "$pdir/series" "$pdir/profile" 2>/dev/null
 	for p in $(series_patches); do
 		sha256sum < "$pdir/$p"
 	done
@@ -155,6 +163,23 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 			die 2 "variant $variant: nothing was changed (pristine tree and other builds untouched)"
 		fi
 	done
+	# Profiled objects: GCOV_PROFILE_X.o := y in their directory's
+	# Makefile (or Kbuild), a private copy.
+	if [ -f "$pdir/profile" ]; then
+		for o in $(awk 'NF && $1 !~ /^#/ {print $1}' "$pdir/profile"); do
+			case $o in
+			*.o) ;;
+			*) die 1 "variant $variant: $pdir/profile: '$o' is not an object file (mm/vmscan.o)" ;;
+			esac
+			d=$(dirname "$o")
+			mf="$d/Makefile"
+			[ -f "$new/$mf" ] || mf="$d/Kbuild"
+			[ -f "$new/$mf" ] && [ -f "$new/${o%.o}.c" ] ||
+				die 1 "variant $variant: $pdir/profile: no ${o%.o}.c with a Makefile in the tree"
+			grep -qxF "$mf" "$new/.umkit-patched" || { private_copy "$new/$mf"; echo "$mf" >> "$new/.umkit-patched"; }
+			printf 'GCOV_PROFILE_%s := y\n' "$(basename "$o")" >> "$new/$mf"
+		done
+	fi
 	# Files patched in the previous tree but not now: fresh copies, so
 	# their objects are rebuilt from the pristine text.
 	if [ -f "$tree/.umkit-patched" ]; then
@@ -270,6 +295,26 @@ else
 	mv -f "$vdir/linux.new" "$vdir/linux"
 fi
 trap - EXIT INT TERM
+# Coverage: the profiled objects' notes files, where the kernel goes.
+kdir=$vdir
+[ "$vdir" = "$build/k/$variant" ] || kdir=$pdir
+if [ -f "$pdir/profile" ]; then
+	rm -rf "$kdir/gcno.new"; mkdir -p "$kdir/gcno.new"
+	for o in $(awk 'NF && $1 !~ /^#/ {print $1}' "$pdir/profile"); do
+		# Not built in this configuration: listed, not an error.
+		if [ ! -f "$obj/${o%.o}.gcno" ]; then
+			mkdir -p "$kdir/gcno.new"
+			echo "$o" >> "$kdir/gcno.new/unbuilt"
+			continue
+		fi
+		mkdir -p "$kdir/gcno.new/$(dirname "$o")"
+		cp "$obj/${o%.o}.gcno" "$kdir/gcno.new/${o%.o}.gcno"
+		cp "$tree/${o%.o}.c" "$kdir/gcno.new/${o%.o}.c"
+	done
+	(cd "$obj" && pwd -P) > "$kdir/gcno.new/objtree"
+	rm -rf "$kdir/gcno"
+	mv "$kdir/gcno.new" "$kdir/gcno"
+fi
 if [ "$vdir" != "$build/k/$variant" ]; then
 	cp "$vdir/linux" "$pdir/linux.new" && cp "$vdir/build.log" "$pdir/build.log" &&
 		mv -f "$pdir/linux.new" "$pdir/linux"

@@ -70,6 +70,31 @@ fuzz-patchin: $(B)/fuzz/fuzz-patchin
 	$(B)/fuzz/fuzz-patchin -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 		-print_final_stats=1 $(B)/fuzz/corpus-patchin tests/fuzz-corpus-patchin
 
+# Patch coverage (uml/cov.c): unit tests, the corpus replay, make fuzz.
+$(LT)/test-cov: tests/unit/test-cov.c uml/cov.c uml/cov.h uml/util.c uml/util-core.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -DTOP='"$(CURDIR)"' -o $@ $(filter %.c,$^) -lcmocka -ljansson
+
+$(LT)/fuzz-cov-replay: tests/fuzz/fuzz-cov.c tests/fuzz/replay.c uml/cov.c \
+		uml/util.c uml/util-core.c uml/cov.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml \
+		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-cov"' -o $@ $(filter %.c,$^) -ljansson
+
+UNIT_TESTS	+= $(LT)/test-cov $(LT)/fuzz-cov-replay
+
+$(B)/fuzz/fuzz-cov: tests/fuzz/fuzz-cov.c uml/cov.c uml/util.c uml/util-core.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Iuml \
+		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^) -ljansson
+
+.PHONY: fuzz-cov
+fuzz: fuzz-cov
+fuzz-cov: $(B)/fuzz/fuzz-cov
+	@mkdir -p $(B)/fuzz/corpus-cov
+	$(B)/fuzz/fuzz-cov -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+		-print_final_stats=1 $(B)/fuzz/corpus-cov tests/fuzz-corpus-cov
+
 # The statistics of umkit compare (uml/stats.c).
 $(LT)/test-stats: tests/unit/test-stats.c uml/stats.c uml/stats.h
 	@mkdir -p $(@D)

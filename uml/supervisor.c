@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cov.h"
 #include "ctl.h"
 #include "guest.h"
 #include "link.h"
@@ -387,6 +388,7 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 		}
 	}
 	fprintf(log, "umkit: guest %s stopping\n", name);
+	cov_collect(s.link, name);	/* with $UMKIT_GCOV_DIR: its counters */
 	sup_shutdown(&s);
 	_exit(0);
 fail:

@@ -11,12 +11,12 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # One file per command (uml/cmd-NAME.c), the supervisor beside its client
 # ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
-		   cleanup doctor lab get gdb smoke compare plot
+		   cleanup doctor lab get gdb smoke compare plot coverage
 LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/initrd.c uml/run.c uml/watch.c uml/gdb.c uml/oops.c \
 		   uml/ctl.c uml/supervisor.c uml/preflight.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
 		   uml/lab-file.c uml/lab-expr.c uml/lab-run.c uml/lab-out.c uml/lab-ex.c uml/lab-exbuild.c \
-		   uml/lab-ui.c uml/patchin.c uml/bench.c uml/stats.c
+		   uml/lab-ui.c uml/patchin.c uml/bench.c uml/stats.c uml/cov.c uml/cov-link.c uml/smoke-cov.c
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
 all: umkit kernel

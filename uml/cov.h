@@ -1,0 +1,98 @@
+/*
+ * cov.h - patch coverage from the kernel's gcov counters
+ * (CONFIG_GCOV_KERNEL, only the objects a variant's 'profile' names).
+ *
+ * A guest's counters are copied out over the guest link before it stops
+ * (cov_collect, from umkit exec and the supervisor), the host's gcov
+ * reads them against the notes files the build left beside the kernel
+ * (kbuild.sh: gcno/), and each hunk of a patch is told which of its
+ * added lines can execute and how often they ran.
+ *
+ * The parsers (cov_parse_gcov, cov_hunks) are pure and fuzzed.
+ */
+#ifndef UMKIT_COV_H
+#define UMKIT_COV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Where the guest's debugfs keeps the counters. */
+#define COV_GUEST_ROOT	"/sys/kernel/debug/gcov"
+/* The directory every guest's counters go to, when set. */
+#define COV_ENV		"UMKIT_GCOV_DIR"
+
+struct link;
+
+/*
+ * Copy every .gcda below COV_GUEST_ROOT into dir (made if missing), the
+ * guest's paths kept.  Returns the files copied (0 when the guest's
+ * kernel has no gcov), or -errno.
+ */
+int	cov_save(struct link *, const char *dir);
+/* With $UMKIT_GCOV_DIR set, cov_save into a new NAME.XXXXXX in it. */
+void	cov_collect(struct link *, const char *name);
+/* Zero the guest's counters (all of them: gcov's reset file). */
+int	cov_reset(struct link *);
+
+/* One source file's lines: count[i] is line i+1's; -1: not executable. */
+struct cov_src {
+	char	*path;		/* relative to the tree: mm/vmscan.c */
+	long	*count;
+	int	 nlines;
+};
+
+struct cov {
+	struct cov_src	*v;
+	int		 n;
+	int		 nruns;		/* guest counter sets summed */
+};
+
+void	cov_init(struct cov *);
+void	cov_free(struct cov *);
+/*
+ * Add the counters of each guest directory in gcda_dir (the NAME.XXXXXX
+ * of cov_collect; or gcda_dir itself when one_guest) to c, read by the
+ * host's gcov against the notes in gcno_dir (kbuild.sh's gcno/, with its
+ * objtree file).  0, or -1 with err.
+ */
+int	cov_load(struct cov *c, const char *gcno_dir, const char *gcda_dir,
+	    int one_guest, char *err, size_t errlen);
+/* The lines of source path (relative to the tree), or NULL. */
+const struct cov_src *cov_find(const struct cov *, const char *path);
+/*
+ * Add gcov's intermediate text (gcov -t: "COUNT:LINE:SOURCE" lines, one
+ * "Source:" line per file) to c.  Paths under tree (an absolute source
+ * tree, or a "../src/" relative one) are made relative to it.  Returns
+ * the lines taken, or -1 when text is not gcov output.
+ */
+int	cov_parse_gcov(struct cov *, const char *text, const char *tree);
+
+/* One hunk of a patch, numbered as the tree is after the whole series. */
+struct cov_hunk {
+	int	 patch;		/* index in the series, 0-based */
+	char	*file;		/* the new file's path, -p1 */
+	int	 start, end;	/* its lines in the final file (removals: start) */
+	int	*lines;		/* its added lines there (0: a later patch removed it) */
+	int	 nlines;
+};
+
+struct cov_hunks {
+	struct cov_hunk	*v;
+	int		 n;
+};
+
+/* The hunks of diffs (in series order), added lines renumbered. */
+void	cov_hunks(struct cov_hunks *, char *const diffs[], int n);
+void	cov_hunks_free(struct cov_hunks *);
+
+/* Per hunk: its executable added lines, how many ran. */
+struct cov_hres {
+	int	 exec;		/* added lines gcov calls executable */
+	int	 ran;		/* of those, run at least once */
+	int	 measured;	/* its file is profiled */
+};
+
+/* Judge hunk h against c. */
+void	cov_judge(const struct cov *, const struct cov_hunk *, struct cov_hres *);
+
+#endif
