@@ -92,10 +92,11 @@ bench-classroom: all
 	@sh tests/bench-classroom.sh
 
 # umkit smoke's long tests: every lab on a patched kernel, a WARN at boot,
-# compare finding a known effect (make test runs the quick part).
+# compare finding a known effect, patch coverage with a gcov kernel (make
+# test runs the quick parts).
 .PHONY: test-smoke
 test-smoke: all $(UNIT_TESTS) $(TEST_PROGS) unit-list
-	@SMOKE_FULL=1 tests/run t-smoke
+	@SMOKE_FULL=1 tests/run t-smoke t-coverage
 
 # A student's own variant built on an installed kit with an administrator's
 # shared cache (root; one source unpack and one kernel build, so not in

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "compare.h"
 #include "guest.h"
 #include "umkit.h"
 #include "util.h"
@@ -68,13 +69,14 @@ compare_main(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'p' },
 		{ "setup-a", required_argument, NULL, 'A' },
 		{ "setup-b", required_argument, NULL, 'B' },
+		{ "coverage", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct bres	 r;
 	const char	*names = "procbench", *json = NULL, *plot = NULL, *label[2];
 	const char	*setup[2] = { NULL, NULL };
 	char		*kern[2], err[512], *end, *lab[2] = { NULL, NULL };
-	int		 c, n = 5, rc, i, jobs = 1;
+	int		 c, n = 5, rc, i, jobs = 1, coverage = 0;
 
 	while ((c = getopt_long(argc, argv, "n:j:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -86,6 +88,9 @@ compare_main(int argc, char **argv)
 			break;
 		case 'p':
 			plot = optarg;
+			break;
+		case 'C':
+			coverage = 1;
 			break;
 		case 'A':
 		case 'B':
@@ -114,6 +119,8 @@ compare_main(int argc, char **argv)
 	if (is_json(label[0]) != is_json(label[1]))
 		fatalx("compare two variants or two .json result files, not one of each");
 	if (is_json(label[0])) {
+		if (coverage)
+			fatalx("--coverage: saved results are not booted again");
 		if (setup[0] != NULL || setup[1] != NULL)
 			fatalx("--setup-a/--setup-b: saved results are not booted again");
 		memset(&r, 0, sizeof r);
@@ -143,6 +150,8 @@ compare_main(int argc, char **argv)
 			fatalx("%s", err);
 	}
 	bench_free(&r);
+	if (rc == 0 && coverage)
+		rc = compare_cov(argv[optind + 1], kern[1], setup[1], names, n, jobs, json);
 	free(kern[0]);
 	free(kern[1]);
 	free(lab[0]);
@@ -152,7 +161,7 @@ compare_main(int argc, char **argv)
 
 const struct cmd cmd_compare = {
 	.name = "compare",
-	.usage = "compare [--bench NAMES] [-n N] [-j J] [--setup-a CMD] [--setup-b CMD] [--json FILE] [--plot DIR] A B",
+	.usage = "compare [--bench NAMES] [-n N] [-j J] [--setup-a CMD] [--setup-b CMD] [--json FILE] [--plot DIR] [--coverage] A B",
 	.help =
 "Benchmark two kernels against each other: A and B are variants (see\n"
 "'umkit variants'; a smoke-HASH variant of 'umkit smoke' too), booted N\n"
@@ -174,6 +183,11 @@ const struct cmd cmd_compare = {
 "  --json FILE    every sample, both kernels and the machine, as JSON\n"
 "  --plot DIR     a PNG and an SVG chart per metric (gnuplot): bars with\n"
 "                error bars (standard deviation)\n"
+"  --coverage     then build B again with gcov for the .c files its\n"
+"                patches change (VARIANT+cov, or smoke-HASH-cov), run the\n"
+"                benchmarks on it against plain B (gcov's cost), and say\n"
+"                per hunk of B's patches which added lines ran, with\n"
+"                counts (as umkit smoke --coverage; into --json too)\n"
 "\n"
 "The table, per metric: A's mean ±stddev (in % of the mean), the % change,\n"
 "B's mean ±stddev; * marks p<0.05 and ** p<0.01 in Welch's t-test\n"
@@ -191,6 +205,7 @@ const struct cmd cmd_compare = {
 "    'echo 1 > /sys/module/compaction/parameters/noacct' \\\n"
 "    compaction-noacct compaction-noacct               (seed 002's table)\n"
 "  umkit compare -n 10 --json a.json base smoke-0123456789ab\n"
+"  umkit compare --coverage --bench aging -n 2 base lru-batch\n"
 "  umkit compare laptop.json server.json",
 	.max_args = CMD_ARGS_ANY,
 	.exec = compare_main,

@@ -200,7 +200,7 @@ static char *
 gcov_run(const char *gcno, const char *gcda, char *err, size_t errlen)
 {
 	char	*tmp = xstrdup("/tmp/umkit-gcov.XXXXXX"), *base, *n, *d, *src;
-	char	*out = NULL, *text;
+	char	*out = NULL, *text, *an = NULL, *ad = NULL;
 	int	 p[2], st;
 	pid_t	 pid;
 	size_t	 len;
@@ -215,8 +215,11 @@ gcov_run(const char *gcno, const char *gcda, char *err, size_t errlen)
 	n = xasprintf("%s/%s.gcno", tmp, base);
 	d = xasprintf("%s/%s.gcda", tmp, base);
 	src = xasprintf("%s.c", base);
-	if (symlink(gcno, n) < 0 || symlink(gcda, d) < 0) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+	/* The links are read from tmp: their targets must be absolute. */
+	if ((an = realpath(gcno, NULL)) == NULL || (ad = realpath(gcda, NULL)) == NULL ||
+	    symlink(an, n) < 0 || symlink(ad, d) < 0) {
+		snprintf(err, errlen, "%s: %s", an == NULL ? gcno : ad == NULL ? gcda :
+		    tmp, strerror(errno));
 		goto out;
 	}
 	if (pipe2(p, O_CLOEXEC) < 0)
@@ -249,6 +252,8 @@ out:
 	unlink(n);
 	unlink(d);
 	rmdir(tmp);
+	free(an);
+	free(ad);
 	free(n);
 	free(d);
 	free(src);

@@ -95,4 +95,37 @@ struct cov_hres {
 /* Judge hunk h against c. */
 void	cov_judge(const struct cov *, const struct cov_hunk *, struct cov_hres *);
 
+/* What cov_report found. */
+struct cov_sum {
+	int	 nhunks;	/* hunks with executable added lines */
+	int	 dead;		/* of those, never run */
+	int	 exec, ran;	/* their lines, and those run */
+	int	 unmeasured;	/* hunks outside the profiled files */
+	int	 guests;	/* counter sets summed */
+	double	 report_s;	/* the time gcov and the judging took */
+};
+
+/* A report: the patches, the notes, the counters, where it goes. */
+struct cov_req {
+	const char	*pdir;		/* the variant's series and patches */
+	const char	*gcno;		/* the build's notes (kbuild.sh's gcno/) */
+	const char	*gcda;		/* the guests' counters ($UMKIT_GCOV_DIR) */
+	const char	*json;		/* add a "coverage" object here, or NULL */
+	double		 build_s;	/* the coverage build's time, for the JSON */
+	FILE		*out;		/* the per-hunk lines */
+	/* Called with the totals before the per-hunk lines (may be NULL). */
+	void		(*headline)(const struct cov_sum *, void *);
+	void		*arg;
+};
+
+/*
+ * Load the counters, judge every hunk of the series, print one line per
+ * hunk ("ran: FILE:A-B in PATCH: n of m lines (counts ...)", "not
+ * exercised: ...", "nothing executable: ...", "not measured: ..."), and
+ * one line per patch into props (malloc'ed; *nprops of them).  0, or -1
+ * with err.
+ */
+int	cov_report(const struct cov_req *, struct cov_sum *, char **props,
+	    int maxprops, int *nprops, char *err, size_t errlen);
+
 #endif

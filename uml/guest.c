@@ -91,7 +91,7 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	}
 }
 
-/* Length of a variant's patches/ name: VARIANT+debug is VARIANT's. */
+/* Length of a variant's patches/ name: VARIANT+debug and +cov are VARIANT's. */
 size_t
 guest_variant_len(const char *variant)
 {
@@ -99,6 +99,8 @@ guest_variant_len(const char *variant)
 
 	if (n > 6 && strcmp(variant + n - 6, "+debug") == 0)
 		return n - 6;
+	if (n > 4 && strcmp(variant + n - 4, "+cov") == 0)
+		return n - 4;
 	return n;
 }
 
@@ -177,7 +179,8 @@ guest_kernel(struct guest_opts *o)
 	if (access(k, X_OK) == 0 && getenv("KSRC") == NULL)
 		return o->kpath = k;
 	free(k);
-	/* VARIANT+debug: VARIANT's patches with uml/debug.config (kbuild.sh). */
+	/* VARIANT+debug, +cov: VARIANT's patches with uml/debug.config or
+	 * uml/gcov.config (kbuild.sh). */
 	rel = xasprintf("%.*s", (int)guest_variant_len(o->variant), o->variant);
 	if ((vdir = variant_dir(rel)) == NULL)
 		fatalx("no variant '%s' (no %s/%s/series; see 'umkit variants')",

@@ -37,7 +37,7 @@ UMKIT_DATE	?= $(shell git log -1 --format=%cd --date=format:%Y-%m-%d 2>/dev/null
 
 # Scripts the launcher runs and the files they read (uml/X -> lib/X).
 I_SCRIPTS	:= uml/kbuild.sh uml/fetch-source.sh uml/mkdisk.sh uml/shared-cache.sh
-I_DATA		:= uml/kernel.pin uml/umkit.config uml/allow.conf uml/record.files
+I_DATA		:= uml/kernel.pin uml/umkit.config uml/debug.config uml/gcov.config uml/allow.conf uml/record.files
 
 .PHONY: install uninstall kernels deb
 # Every variant to install, built (each a no-op when up to date, but one

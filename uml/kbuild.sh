@@ -5,6 +5,10 @@
 #   kbuild.sh VARIANT+debug    the same variant with uml/debug.config added
 #                          (DWARF and the kernel's gdb scripts), built
 #                          in its own build/k/VARIANT+debug/
+#   kbuild.sh VARIANT+cov  the same variant with uml/gcov.config added and
+#                          gcov profiling of the .c files its patches
+#                          change (umkit compare --coverage), in its own
+#                          build/k/VARIANT+cov/
 #   kbuild.sh --tree VARIANT  step 1 only: prints the path of the patched
 #                          tree (a lab's kernel exercise starts from it;
 #                          an installed kit ships kernels, not trees)
@@ -56,10 +60,14 @@ if [ "${1:-}" = --tree ]; then
 fi
 variant=${1:-base}
 # VARIANT+debug: VARIANT's patches, its own build directory, debug info.
+# VARIANT+cov: the same with gcov for the .c files its patches change.
 pvariant=${variant%+debug}
-debugcfg=
+debugcfg= cov=
 # UMKIT_DEBUG_CONFIG: another debug fragment (make bench-debuginfo).
 [ "$pvariant" = "$variant" ] || debugcfg=${UMKIT_DEBUG_CONFIG:-$here/debug.config}
+case $variant in
+*+cov)	pvariant=${variant%+cov} cov=1 debugcfg=$here/gcov.config ;;
+esac
 
 die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
 
@@ -71,7 +79,7 @@ die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
 case $pvariant in
 smoke-*)
 	[ -z "$debugcfg" ] ||
-		die 1 "no variant '$variant': a smoke kernel's debug build is 'umkit smoke --debug'"
+		die 1 "no variant '$variant': a smoke kernel's debug and coverage builds are 'umkit smoke --debug' and '--coverage'"
 	pdir="$build/smoke/${pvariant#smoke-}"
 	# A patch under test applies exactly, as git am would (no fuzz).
 	fuzz=--fuzz=0
@@ -114,6 +122,17 @@ patch_files() {
 		sub(/^[^\/]*\//, "", f); print f }' "$1" | sort -u
 }
 
+# The objects to profile with gcov: the variant's profile file, or for
+# VARIANT+cov the objects of the .c files its patches change.
+profile_objs() {
+	if [ -f "$pdir/profile" ]; then
+		awk 'NF && $1 !~ /^#/ {print $1}' "$pdir/profile"
+	elif [ -n "$cov" ]; then
+		for p in $(series_patches); do patch_files "$pdir/$p"; done |
+			sed -n 's/\.c$/.o/p' | sort -u
+	fi
+}
+
 # Replace a hard link by a private, writable copy (touching its mtime so
 # make rebuilds what depends on it).
 private_copy() {
@@ -130,7 +149,7 @@ for p in $(series_patches); do
 done
 stamp=$( {
 	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
-	cat "$pdir/series" "$pdir/profile" 2>/dev/null
+	cat "$pdir/series"; profile_objs
 	for p in $(series_patches); do
 		sha256sum < "$pdir/$p"
 	done
@@ -165,8 +184,9 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	done
 	# Profiled objects: GCOV_PROFILE_X.o := y in their directory's
 	# Makefile (or Kbuild), a private copy.
-	if [ -f "$pdir/profile" ]; then
-		for o in $(awk 'NF && $1 !~ /^#/ {print $1}' "$pdir/profile"); do
+	objs=$(profile_objs)
+	if [ -n "$objs" ]; then
+		for o in $objs; do
 			case $o in
 			*.o) ;;
 			*) die 1 "variant $variant: $pdir/profile: '$o' is not an object file (mm/vmscan.o)" ;;
@@ -278,7 +298,7 @@ t0=$(date +%s.%N)
 [ ! -f "$vdir/linux" ] || mv -f "$vdir/linux" "$vdir/linux.prev"
 # A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
 targets=linux
-[ -z "$debugcfg" ] || targets="linux scripts_gdb"
+[ -z "$debugcfg" ] || [ -n "$cov" ] || targets="linux scripts_gdb"
 if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1; then
 	tail -n 25 "$vdir/build.log" >&2
 	die 4 "variant $variant: kernel build failed (full log: $vdir/build.log)"
@@ -298,9 +318,9 @@ trap - EXIT INT TERM
 # Coverage: the profiled objects' notes files, where the kernel goes.
 kdir=$vdir
 [ "$vdir" = "$build/k/$variant" ] || kdir=$pdir
-if [ -f "$pdir/profile" ]; then
+if [ -f "$pdir/profile" ] || [ -n "$cov" ]; then
 	rm -rf "$kdir/gcno.new"; mkdir -p "$kdir/gcno.new"
-	for o in $(awk 'NF && $1 !~ /^#/ {print $1}' "$pdir/profile"); do
+	for o in $(profile_objs); do
 		# Not built in this configuration: listed, not an error.
 		if [ ! -f "$obj/${o%.o}.gcno" ]; then
 			mkdir -p "$kdir/gcno.new"

@@ -13,7 +13,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,37 +25,34 @@
 #include "umkit.h"
 #include "util.h"
 
-/* The coverage kernel's config: gcov, only where 'profile' says. */
-static const char cov_config[] =
-"# umkit smoke --coverage: gcov counters for the patched objects only\n"
-"CONFIG_DEBUG_FS=y\n"
-"CONFIG_GCOV_KERNEL=y\n"
-"# CONFIG_GCOV_PROFILE_ALL is not set\n";
-
-/* Counts shown per hunk before "...". */
-#define COV_SHOW_COUNTS	8
-
-/* Write build/smoke/HEX-cov: the same patches, gcov, the profile. */
-int
-smoke_cov_prepare(struct smoke *s, const struct pset *ps, const char *hex)
+/*
+ * Write a coverage variant directory: ps's patches, uml/gcov.config as
+ * its config, and a profile naming the objects of the .c files they
+ * change (kbuild.sh profiles those only).
+ */
+void
+cov_variant_write(const struct pset *ps, const char *dir)
 {
-	char	 err[1024], *prof, *tmp;
+	char	 err[1024], *prof, *tmp, *cfgf = top_path("uml/gcov.config");
+	char	*cfg = read_text(cfgf);
 	FILE	*f;
 	int	 i, j, k, dup;
 
-	s->cov_dir = xasprintf("%s/build/smoke/%s-cov", top_dir(), hex);
-	if (pset_write(ps, s->cov_dir, cov_config, err, sizeof err) < 0)
+	if (cfg == NULL)
+		fatal("%s", cfgf);
+	if (pset_write(ps, dir, cfg, err, sizeof err) < 0)
 		fatalx("%s", err);
-	prof = xasprintf("%s/profile", s->cov_dir);
+	free(cfg);
+	free(cfgf);
+	prof = xasprintf("%s/profile", dir);
 	if (access(prof, F_OK) == 0) {
 		free(prof);
-		return 0;
+		return;
 	}
 	tmp = xasprintf("%s.tmp", prof);
 	if ((f = fopen(tmp, "w")) == NULL)
 		fatal("%s", tmp);
-	fprintf(f, "# umkit smoke --coverage: the objects of the .c files the "
-	    "patches change\n");
+	fprintf(f, "# the objects of the .c files the patches change\n");
 	for (i = 0; i < ps->n; i++) {
 		for (j = 0; j < ps->v[i].nfiles; j++) {
 			const char	*p = ps->v[i].files[j];
@@ -79,141 +75,15 @@ smoke_cov_prepare(struct smoke *s, const struct pset *ps, const char *hex)
 		fatal("%s", prof);
 	free(tmp);
 	free(prof);
+}
+
+/* Write build/smoke/HEX-cov: the same patches, gcov, the profile. */
+int
+smoke_cov_prepare(struct smoke *s, const struct pset *ps, const char *hex)
+{
+	s->cov_dir = xasprintf("%s/build/smoke/%s-cov", top_dir(), hex);
+	cov_variant_write(ps, s->cov_dir);
 	return 0;
-}
-
-/* The patches of dir's series (NNNN.patch), their texts and origins. */
-static int
-read_series(const char *dir, char **name, char **text, char **origin, int max)
-{
-	char	*f = xasprintf("%s/series", dir), *ser = read_text(f), *l, *nl;
-	char	*src, *sl, *snl;
-	int	 n = 0;
-
-	free(f);
-	f = xasprintf("%s/sources", dir);
-	src = read_text(f);
-	free(f);
-	for (l = ser; l != NULL && *l != '\0' && n < max; l = nl ? nl + 1 : NULL) {
-		if ((nl = strchr(l, '\n')) != NULL)
-			*nl = '\0';
-		if (*l == '#' || *l == '\0')
-			continue;
-		name[n] = xstrdup(l);
-		f = xasprintf("%s/%s", dir, l);
-		text[n] = read_text(f);
-		free(f);
-		origin[n] = NULL;
-		/* sources: "NNNN.patch<TAB>origin<TAB>subject" */
-		for (sl = src; sl != NULL && *sl != '\0'; sl = snl ? snl + 1 : NULL) {
-			size_t	len = strlen(l);
-
-			snl = strchr(sl, '\n');
-			if (strncmp(sl, l, len) == 0 && sl[len] == '\t') {
-				char	*o = sl + len + 1;
-				size_t	 ol = strcspn(o, "\t\n");
-
-				origin[n] = xasprintf("%.*s", (int)ol, o);
-				break;
-			}
-		}
-		n++;
-	}
-	free(ser);
-	free(src);
-	return n;
-}
-
-/* The report of one hunk: "mm/vmscan.c:12-14" into buf. */
-static void
-hunk_where(const struct cov_hunk *h, char *buf, size_t len)
-{
-	if (h->end > h->start)
-		snprintf(buf, len, "%s:%d-%d", h->file, h->start, h->end);
-	else
-		snprintf(buf, len, "%s:%d", h->file, h->start);
-}
-
-/* The counts of hunk h's executable added lines, "1, 1, 1379". */
-static void
-hunk_counts(const struct cov *c, const struct cov_hunk *h, char *buf, size_t len)
-{
-	const struct cov_src	*src = cov_find(c, h->file);
-	size_t			 o = 0;
-	int			 i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; src != NULL && i < h->nlines && o + 32 < len; i++) {
-		int L = h->lines[i];
-
-		if (L < 1 || L > src->nlines || src->count[L - 1] < 0)
-			continue;
-		if (n++ == COV_SHOW_COUNTS) {
-			o += snprintf(buf + o, len - o, ", ...");
-			break;
-		}
-		o += snprintf(buf + o, len - o, "%s%ld", n > 1 ? ", " : "",
-		    src->count[L - 1]);
-	}
-}
-
-/* The coverage as JSON: per hunk its lines and counts. */
-static json_t *
-cov_json(const struct cov *c, const struct cov_hunks *hs, char **names,
-    double build_s, double report_s)
-{
-	json_t	*o = json_object(), *arr = json_array();
-	int	 i, k;
-
-	for (i = 0; i < hs->n; i++) {
-		const struct cov_hunk	*h = &hs->v[i];
-		const struct cov_src	*src = cov_find(c, h->file);
-		struct cov_hres		 r;
-		json_t			*jh = json_object(), *jl = json_array();
-
-		cov_judge(c, h, &r);
-		json_object_set_new(jh, "patch", json_string(names[h->patch]));
-		json_object_set_new(jh, "file", json_string(h->file));
-		json_object_set_new(jh, "start", json_integer(h->start));
-		json_object_set_new(jh, "end", json_integer(h->end));
-		json_object_set_new(jh, "measured", json_boolean(r.measured));
-		json_object_set_new(jh, "executable", json_integer(r.exec));
-		json_object_set_new(jh, "ran", json_integer(r.ran));
-		for (k = 0; k < h->nlines; k++) {
-			int	 L = h->lines[k];
-			json_t	*jline = json_object();
-
-			json_object_set_new(jline, "line", json_integer(L));
-			/* null: not executable (or not measured) */
-			json_object_set_new(jline, "count", src != NULL && L >= 1 &&
-			    L <= src->nlines && src->count[L - 1] >= 0 ?
-			    json_integer(src->count[L - 1]) : json_null());
-			json_array_append_new(jl, jline);
-		}
-		json_object_set_new(jh, "lines", jl);
-		json_array_append_new(arr, jh);
-	}
-	json_object_set_new(o, "guests", json_integer(c->nruns));
-	json_object_set_new(o, "build_s", json_real(build_s));
-	json_object_set_new(o, "report_s", json_real(report_s));
-	json_object_set_new(o, "hunks", arr);
-	return o;
-}
-
-/* Add the coverage to the --json file (the benchmarks' if it has them). */
-static void
-cov_json_write(const char *path, json_t *cov)
-{
-	json_t	*doc = access(path, F_OK) == 0 ? json_load_file(path, 0, NULL) : NULL;
-	char	*tmp = xasprintf("%s.tmp", path);
-
-	if (doc == NULL)
-		doc = json_object();
-	json_object_set_new(doc, "coverage", cov);
-	if (json_dump_file(doc, tmp, JSON_INDENT(1)) < 0 || rename(tmp, path) < 0)
-		fatalx("cannot write %s", path);
-	json_decref(doc);
-	free(tmp);
 }
 
 /* Run the labs' checks on kernel k (their results do not count here). */
@@ -232,20 +102,36 @@ cov_labs(struct smoke *s, const char *k)
 	return rc;
 }
 
+/* The coverage stage's line, before the hunks'. */
+static void
+smoke_headline(const struct cov_sum *m, void *arg)
+{
+	struct smoke	*s = arg;
+
+	if (m->nhunks == 0)
+		stage("coverage", "%s: nothing to measure: no hunk adds an "
+		    "executable line to a profiled .c file (%d hunk%s in headers "
+		    "or other files)", s->coverage == 2 ? "FAIL" : "ok (warning)",
+		    m->unmeasured, m->unmeasured == 1 ? "" : "s");
+	else
+		stage("coverage", "%s: %d of %d hunks ran (%d of %d executable "
+		    "added lines); %d guests' counters; reported in %.1f s",
+		    m->dead == 0 ? "ok" : s->coverage == 2 ? "FAIL" : "ok (warning)",
+		    m->nhunks - m->dead, m->nhunks, m->ran, m->exec, m->guests,
+		    m->report_s);
+}
+
 /* Build the coverage kernel, run everything on it, report per hunk. */
 int
 smoke_cov(struct smoke *s)
 {
 	char		*variant, *kernel = NULL, *gdir, *log, *gcno, err[1024];
-	char		*name[SMOKE_MAX_PATCHES], *text[SMOKE_MAX_PATCHES];
-	char		*origin[SMOKE_MAX_PATCHES], where[512], counts[256];
 	const char	*base = strrchr(s->cov_dir, '/') + 1;
-	long long	 t0 = now_ms(), t1;
+	long long	 t0 = now_ms();
 	double		 build_s;
-	struct cov	 c;
-	struct cov_hunks hs;
-	int		 rc, i, nrep, flood, np, exec = 0, ran = 0, nhunks = 0;
-	int		 dead = 0, unmeasured = 0;
+	struct cov_req	 q;
+	struct cov_sum	 sum;
+	int		 rc, i, nrep, flood;
 
 	variant = xasprintf("smoke-%s", base);
 	rc = smoke_kbuild(s, variant, s->cov_dir, "smoke-tree-cov", NULL,
@@ -294,107 +180,22 @@ smoke_cov(struct smoke *s)
 	}
 
 	/* The report. */
-	t1 = now_ms();
-	cov_init(&c);
-	gcno = xasprintf("%s/gcno", s->cov_dir);
-	if (cov_load(&c, gcno, gdir, 0, err, sizeof err) < 0) {
+	q.pdir = s->cov_dir;
+	q.gcno = gcno = xasprintf("%s/gcno", s->cov_dir);
+	q.gcda = gdir;
+	q.json = s->json;
+	q.build_s = build_s;
+	q.out = stdout;
+	q.headline = smoke_headline;
+	q.arg = s;
+	if (cov_report(&q, &sum, s->cov_prop, SMOKE_MAX_PATCHES, &s->npatches,
+	    err, sizeof err) < 0) {
 		stage("coverage", "FAIL: %s", err);
-		cov_free(&c);
-		free(gcno);
-		free(gdir);
-		free(kernel);
-		return EXIT_KIT;
-	}
-	np = read_series(s->cov_dir, name, text, origin, SMOKE_MAX_PATCHES);
-	cov_hunks(&hs, text, np);
-	for (i = 0; i < hs.n; i++) {
-		struct cov_hres r;
-
-		cov_judge(&c, &hs.v[i], &r);
-		if (!r.measured)
-			unmeasured++;
-		else if (r.exec > 0) {
-			nhunks++;
-			exec += r.exec;
-			ran += r.ran;
-			dead += r.ran == 0;
-		}
-	}
-	if (nhunks == 0)
-		stage("coverage", "%s: nothing to measure: no hunk adds an "
-		    "executable line to a profiled .c file (%d hunk%s in headers "
-		    "or other files)", s->coverage == 2 ? "FAIL" : "ok (warning)",
-		    unmeasured, unmeasured == 1 ? "" : "s");
-	else
-		stage("coverage", "%s: %d of %d hunks ran (%d of %d executable "
-		    "added lines); %d guests' counters; built in %.1f s, reported "
-		    "in %.1f s", dead == 0 ? "ok" : s->coverage == 2 ? "FAIL" :
-		    "ok (warning)", nhunks - dead, nhunks, ran, exec, c.nruns,
-		    build_s, (now_ms() - t1) / 1000.0);
-	for (i = 0; i < hs.n; i++) {
-		const struct cov_hunk	*h = &hs.v[i];
-		struct cov_hres		 r;
-
-		cov_judge(&c, h, &r);
-		hunk_where(h, where, sizeof where);
-		if (!r.measured)
-			printf("    not measured: %s in %s (not a profiled .c file)\n",
-			    where, name[h->patch]);
-		else if (r.exec == 0)
-			printf("    nothing executable: %s in %s (declarations, "
-			    "comments or removed lines)\n", where, name[h->patch]);
-		else if (r.ran == 0)
-			printf("    not exercised: %s in %s%s%s%s\n", where,
-			    name[h->patch], origin[h->patch] ? " (" : "",
-			    origin[h->patch] ? origin[h->patch] : "",
-			    origin[h->patch] ? ")" : "");
-		else {
-			hunk_counts(&c, h, counts, sizeof counts);
-			printf("    ran: %s in %s: %d of %d lines (counts %s)\n",
-			    where, name[h->patch], r.ran, r.exec, counts);
-		}
-	}
-	/* Per patch, one line for the JUnit file. */
-	s->npatches = np;
-	for (i = 0; i < np; i++) {
-		int	 k, pe = 0, pr = 0, ph = 0, pd = 0;
-		char	*nx = xstrdup("");
-
-		for (k = 0; k < hs.n; k++) {
-			struct cov_hres r;
-
-			if (hs.v[k].patch != i)
-				continue;
-			cov_judge(&c, &hs.v[k], &r);
-			if (!r.measured || r.exec == 0)
-				continue;
-			ph++, pe += r.exec, pr += r.ran;
-			if (r.ran == 0) {
-				char *t;
-
-				hunk_where(&hs.v[k], where, sizeof where);
-				pd++;
-				t = xasprintf("%s%s%s", nx, *nx ? ", " : "", where);
-				free(nx);
-				nx = t;
-			}
-		}
-		s->cov_prop[i] = xasprintf("%d of %d hunks ran (%d of %d lines)%s%s",
-		    ph - pd, ph, pr, pe, pd ? "; not exercised: " : "", nx);
-		free(nx);
-	}
-	if (s->json != NULL)
-		cov_json_write(s->json, cov_json(&c, &hs, name, build_s,
-		    (now_ms() - t1) / 1000.0));
-	for (i = 0; i < np; i++) {
-		free(name[i]);
-		free(text[i]);
-		free(origin[i]);
-	}
-	cov_hunks_free(&hs);
-	cov_free(&c);
+		rc = EXIT_KIT;
+	} else if (sum.dead > 0 || sum.nhunks == 0)
+		rc = s->coverage == 2 ? SMOKE_FAIL_COVERAGE : 0;
 	free(gcno);
 	free(gdir);
 	free(kernel);
-	return dead > 0 || nhunks == 0 ? (s->coverage == 2 ? SMOKE_FAIL_COVERAGE : 0) : 0;
+	return rc;
 }

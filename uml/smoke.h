@@ -66,6 +66,8 @@ int	 smoke_kbuild(struct smoke *, const char *variant, const char *dir,
 int	 boot_run(struct smoke *, const char *kernel, const char *cmd,
 	    const char *logfile, off_t limit, int *nrep, int print, int *flood);
 
+/* A coverage variant in dir: ps's patches, uml/gcov.config, a profile. */
+void	 cov_variant_write(const struct pset *ps, const char *dir);
 /* --coverage: write the variant HASH-cov (profile: the .c files ps touches). */
 int	 smoke_cov_prepare(struct smoke *, const struct pset *ps, const char *hex);
 /* --coverage: build it, run everything again on it, report per hunk. */

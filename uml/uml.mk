@@ -16,7 +16,7 @@ LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/initrd.c uml/
 		   uml/ctl.c uml/supervisor.c uml/preflight.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
 		   uml/lab-file.c uml/lab-expr.c uml/lab-run.c uml/lab-out.c uml/lab-ex.c uml/lab-exbuild.c \
-		   uml/lab-ui.c uml/patchin.c uml/bench.c uml/stats.c uml/cov.c uml/cov-link.c uml/smoke-cov.c
+		   uml/lab-ui.c uml/patchin.c uml/bench.c uml/stats.c uml/cov.c uml/cov-link.c uml/cov-report.c uml/smoke-cov.c uml/compare-cov.c
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
 all: umkit kernel

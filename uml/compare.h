@@ -1,0 +1,17 @@
+/*
+ * compare.h - the coverage pass of 'umkit compare --coverage'
+ * (compare-cov.c), run after cmd-compare.c's table.
+ */
+#ifndef UMKIT_COMPARE_H
+#define UMKIT_COMPARE_H
+
+/*
+ * Build variant v with gcov for the .c files its patches change, run the
+ * benchmarks names n times on it against plain (each boot after setup),
+ * and report per hunk which added lines ran; the coverage goes into json
+ * too when it is not NULL.  0, a failed boot's status, or EXIT_KIT.
+ */
+int	compare_cov(const char *v, const char *plain, const char *setup,
+	    const char *names, int n, int jobs, const char *json);
+
+#endif
