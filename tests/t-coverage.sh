@@ -8,8 +8,9 @@
 # --run that writes min_ttl_ms turns it into "ran"; the JSON and JUnit
 # outputs carry it.  umkit coverage reads a running guest's counters:
 # one guest's never show in another's, --reset zeroes them, a file that
-# is not profiled and a kernel without gcov are named.  Nothing is left
-# behind.
+# is not profiled and a kernel without gcov are named.  compare
+# --coverage base lru-batch reports seed 000's batched aging path as run
+# under the aging benchmark.  Nothing is left behind.
 #
 # make test runs the quick part (no gcov kernel: the errors); SMOKE_FULL=1
 # (make test-smoke) adds the rest: a coverage build of the smoke tree
@@ -44,6 +45,7 @@ if ! full; then
 	for t in "smoke --coverage: the labs' aging path ran, the unreached hunk is named" \
 	    "--require-coverage fails on it; a --run reaching it makes it ran" \
 	    "JSON and JUnit carry the coverage" \
+	    "compare --coverage: lru-batch's batched aging path ran under the aging benchmark" \
 	    "umkit coverage: per guest, --reset, a file not profiled"; do
 		skip "$t" "a gcov kernel build: make test-smoke"
 	done
@@ -91,6 +93,20 @@ is "--require-coverage with the labs and a --run writing min_ttl_ms: exit 0" "$r
 like "... the min_ttl_ms hunk ran now (its test once, its pr_info not)" "$out" \
 	'ran: mm/vmscan.c:5333-5334 in 0001.patch: 1 of 2 lines \(counts 1, 0\)'
 like "... every hunk ran" "$out" '^smoke: coverage ok: 3 of 3 hunks ran'
+
+# --- compare --coverage: a variant of patches/ ---------------------------------
+out=$("$UMKIT" compare --coverage --bench aging -n 2 --json $tmp/c.json base lru-batch 2>&1); rc=$?
+is "compare --coverage --bench aging base lru-batch: exit 0" "$rc" 0 ||
+	printf '%s\n' "$out" | tail -8 | sed 's/^/#   /'
+like "... lru-batch is built with gcov (lru-batch+cov)" "$out" '^coverage: lru-batch built with gcov \([0-9.]+ s\): .*/build/k/lru-batch\+cov/linux$'
+like "... the headline counts the hunks that ran" "$out" '^coverage: lru-batch: [1-9][0-9]* of [0-9]+ hunks ran \([0-9]+ of [0-9]+ executable added lines\) in 2 boots'
+like "... the batched aging path of seed 000's patch ran under the aging benchmark" "$out" \
+	'ran: mm/vmscan.c:[0-9-]+ in 0002-mglru-batch-aging-size-updates.patch: [0-9]+ of [0-9]+ lines \(counts [1-9]'
+check "... its JSON has the comparison's samples and the coverage" python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+assert d["metrics"] and len(d["coverage"]["hunks"]) > 10, d.keys()' $tmp/c.json
+out=$("$UMKIT" compare --coverage base base 2>&1); rc=$?
+like "compare --coverage of base: nothing to cover, said so" "$rc:$out" '^125:.*variant base has no patches to cover'
 
 # --- umkit coverage on running guests ------------------------------------------
 k=build/smoke/$h-cov/linux

@@ -32,7 +32,7 @@ is_json(const char *arg)
  * umkit exec finds it (guest_kernel: built on first use; an installed
  * kit's shipped kernels as they are).
  */
-static char *
+char *
 variant_kernel(const char *v)
 {
 	struct guest_opts	 o;
@@ -135,6 +135,8 @@ compare_main(int argc, char **argv)
 	}
 	if (bench_check(names, err, sizeof err) < 0)
 		fatalx("--bench %s: %s", names, err);
+	if (coverage)
+		compare_cov_check(label[1]);
 	for (i = 0; i < 2; i++)
 		kern[i] = variant_kernel(label[i]);
 	/* One variant against itself with two setups: name the sides. */

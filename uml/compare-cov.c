@@ -16,7 +16,6 @@
 #include "bench.h"
 #include "compare.h"
 #include "cov.h"
-#include "guest.h"
 #include "patchin.h"
 #include "smoke.h"
 #include "umkit.h"
@@ -38,35 +37,54 @@ compare_headline(const struct cov_sum *m, void *arg)
 }
 
 /*
+ * The directory of v's patches and its coverage variant's name (both
+ * malloc'ed); exits when v has no patches to cover.
+ */
+static char *
+cov_pdir(const char *v, char **name)
+{
+	char	*pdir, *ser, *t;
+
+	if (strncmp(v, "smoke-", 6) == 0) {
+		*name = xasprintf("%s-cov", v);
+		pdir = xasprintf("%s/build/smoke/%s-cov", top_dir(), v + 6);
+		ser = xasprintf("%s/build/smoke/%s/series", top_dir(), v + 6);
+	} else {
+		*name = xasprintf("%s+cov", v);
+		if ((pdir = variant_dir(v)) == NULL)
+			fatalx("--coverage: no variant '%s'", v);
+		ser = xasprintf("%s/series", pdir);
+	}
+	t = read_text(ser);
+	if (t == NULL || strstr(t, ".patch") == NULL)
+		fatalx("--coverage: variant %s has no patches to cover (%s)", v, ser);
+	free(t);
+	free(ser);
+	return pdir;
+}
+
+/* Exit now (before any benchmark) when v cannot be covered. */
+void
+compare_cov_check(const char *v)
+{
+	char	*name, *pdir = cov_pdir(v, &name);
+
+	free(name);
+	free(pdir);
+}
+
+/*
  * The coverage kernel of variant v (its patches' directory in *pdir),
  * built if needed; exits on failure.
  */
 static char *
 cov_kernel(const char *v, char **pdir)
 {
-	struct guest_opts	 o;
-	char			*k, *cmd, *sh, *build, err[1024];
+	char	*k, *name, err[1024];
 
-	if (strncmp(v, "smoke-", 6) != 0) {
-		char	*ser;
-
-		if ((*pdir = variant_dir(v)) == NULL)
-			fatalx("--coverage: no variant '%s'", v);
-		ser = xasprintf("%s/series", *pdir);
-		k = read_text(ser);
-		if (k == NULL || strstr(k, ".patch") == NULL)
-			fatalx("--coverage: variant %s has no patches to cover (%s)", v, ser);
-		free(k);
-		free(ser);
-		guest_opts_init(&o);
-		o.variant = xasprintf("%s+cov", v);
-		k = xstrdup(guest_kernel(&o));
-		free((char *)o.variant);
-		return k;
-	}
+	*pdir = cov_pdir(v, &name);
 	/* smoke-HASH: its -cov twin, written from its patches if missing. */
-	*pdir = xasprintf("%s/build/smoke/%s-cov", top_dir(), v + 6);
-	if (access(*pdir, F_OK) < 0) {
+	if (strncmp(v, "smoke-", 6) == 0 && access(*pdir, F_OK) < 0) {
 		struct pset	 ps;
 		char		*src = xasprintf("%s/build/smoke/%s", top_dir(), v + 6);
 
@@ -77,15 +95,8 @@ cov_kernel(const char *v, char **pdir)
 		pset_free(&ps);
 		free(src);
 	}
-	k = xasprintf("%s/linux", *pdir);
-	sh = top_path("uml/kbuild.sh");
-	build = top_path("build");
-	cmd = xasprintf("UMKIT_BUILD='%s' '%s' '%s-cov' >/dev/null", build, sh, v);
-	if (system(cmd) != 0 || access(k, X_OK) < 0)
-		fatalx("building variant %s-cov failed (see above)", v);
-	free(cmd);
-	free(sh);
-	free(build);
+	k = variant_kernel(name);
+	free(name);
 	return k;
 }
 

@@ -6,6 +6,13 @@
 #define UMKIT_COMPARE_H
 
 /*
+ * The kernel binary of variant v (malloc'ed): smoke-HASH from
+ * build/smoke/HASH, any other as umkit exec finds it; built when
+ * missing.  Exits on failure.
+ */
+char	*variant_kernel(const char *v);
+
+/*
  * Build variant v with gcov for the .c files its patches change, run the
  * benchmarks names n times on it against plain (each boot after setup),
  * and report per hunk which added lines ran; the coverage goes into json
@@ -13,5 +20,8 @@
  */
 int	compare_cov(const char *v, const char *plain, const char *setup,
 	    const char *names, int n, int jobs, const char *json);
+
+/* Exit (naming why) when variant v has no patches for --coverage. */
+void	compare_cov_check(const char *v);
 
 #endif

@@ -225,9 +225,16 @@ fi
 set -- "$here/umkit.config"
 [ ! -f "$pdir/config" ] || set -- "$@" "$pdir/config"
 [ -z "$debugcfg" ] || set -- "$@" "$debugcfg"
-cstamp=$(cat "$tree/.umkit-stamp" "$@" | sha256sum | cut -c1-16)
+# Kconfig records the rustc that PATH finds (CONFIG_RUSTC_VERSION and
+# others, so include/generated/autoconf.h, which every object includes):
+# root's rustup rustc against a student's PATH without one made every
+# object of the shared ccache miss.  umkit's kernels use no Rust: the same
+# "no rustc" for everybody, in the config and in the build (and in the
+# config's stamp, so that a config made before this is made again).
+norust=RUSTC=umkit-no-rustc
+cstamp=$( { cat "$tree/.umkit-stamp" "$@"; echo "$norust"; } | sha256sum | cut -c1-16)
 cfg="$vdir/cfg"
-mk() { make -s -C "$tree" ARCH=um "$@"; }
+mk() { make -s -C "$tree" ARCH=um "$norust" "$@"; }
 
 if [ "$(cat "$obj/.umkit-config-stamp" 2>/dev/null)" != "$cstamp" ] || [ ! -f "$obj/.config" ]; then
 	rm -rf "$cfg"; mkdir -p "$cfg" "$obj"
@@ -268,11 +275,19 @@ export CCACHE_COMPILERCHECK=content
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
 # A classroom's shared ccache (uml/shared-cache.sh fills it once), read
 # only: each user's own ccache stays theirs, and starts full of hits.
+# (Not when the caller chose the remote storage: shared-cache.sh writes
+# the shared one, and a read-only one here would win over it.)
 shared_cc=${UMKIT_SHARED_CACHE:-/var/cache/umkit}/ccache
-if [ -d "$shared_cc" ] && [ "$(cd "$shared_cc" && pwd -P)" != "$(mkdir -p "$CCACHE_DIR" && cd "$CCACHE_DIR" && pwd -P)" ]; then
+if [ -z "${CCACHE_REMOTE_STORAGE:-}${CCACHE_SECONDARY_STORAGE:-}" ] && [ -d "$shared_cc" ] && [ "$(cd "$shared_cc" && pwd -P)" != "$(mkdir -p "$CCACHE_DIR" && cd "$CCACHE_DIR" && pwd -P)" ]; then
 	export CCACHE_SECONDARY_STORAGE="file:$shared_cc|read-only"
 fi
 export KBUILD_BUILD_TIMESTAMP="umkit" KBUILD_BUILD_USER=umkit KBUILD_BUILD_HOST=umkit
+# ccache hashes LANG, LC_ALL, LC_CTYPE and LC_MESSAGES (the compiler's
+# messages may change with them): none for everybody, or the shared ccache,
+# filled by root with LANG=C.UTF-8, has nothing for a student with another
+# locale or none (the kernel's Makefile unexports LC_ALL, so LC_ALL=C
+# here would not do).
+unset LANG LC_ALL LC_CTYPE LC_MESSAGES
 cc="gcc"
 command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -299,7 +314,7 @@ t0=$(date +%s.%N)
 # A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
 targets=linux
 [ -z "$debugcfg" ] || [ -n "$cov" ] || targets="linux scripts_gdb"
-if ! make -C "$tree" ARCH=um O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1; then
+if ! make -C "$tree" ARCH=um "$norust" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1; then
 	tail -n 25 "$vdir/build.log" >&2
 	die 4 "variant $variant: kernel build failed (full log: $vdir/build.log)"
 fi

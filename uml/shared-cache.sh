@@ -19,12 +19,18 @@ export UMKIT_SHARED_CACHE="$shared"
 "$here/fetch-source.sh" --shared >/dev/null
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/umkit-shared.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-# The shared ccache as the primary one for this build only; the build
-# itself (tree, objects) goes away with $tmp.
+# The shared ccache is written as ccache's remote storage (the file:
+# backend, $shared/ccache/ab/cdef...), the layout kbuild.sh reads it in
+# (file:$shared/ccache|read-only); a local cache directory (a/b/cdef...R,
+# what CCACHE_DIR=$shared/ccache made) is not readable that way, and gave
+# no hits.  The build's own local cache is $CCACHE_DIR when set (a warm
+# one saves the cold build: its hits are copied out too, CCACHE_RESHARE),
+# else one that goes away with $tmp, like the tree and the objects.
 umask 022
 mkdir -p "$shared/ccache"
 echo "umkit: shared-cache: building the base kernel once to fill $shared/ccache" >&2
-CCACHE_DIR="$shared/ccache" UMKIT_CACHE="$tmp/cache" UMKIT_BUILD="$tmp/build" \
+CCACHE_REMOTE_STORAGE="file:$shared/ccache|umask=022" CCACHE_RESHARE=1 \
+	UMKIT_CACHE="$tmp/cache" UMKIT_BUILD="$tmp/build" \
 	sh "$here/kbuild.sh" base >/dev/null
 chmod -R a+rX "$shared/ccache"
 echo "umkit: shared-cache: $shared is ready ($(du -sh "$shared" | cut -f1))" >&2
