@@ -37,10 +37,13 @@ bench-workloads: all
 	@sh tests/bench-workloads.sh
 
 # umkit smoke: a one-file mm patch's time to the full report, --debug's cost.
-.PHONY: bench-smoke
-bench: bench-smoke
+.PHONY: bench-smoke bench-coverage
+bench: bench-smoke bench-coverage
 bench-smoke: all
 	@sh tests/bench-smoke.sh
+# What umkit smoke --coverage adds: the gcov build, gcov's run-time cost.
+bench-coverage: all
+	@sh tests/bench-coverage.sh
 
 # What debug info costs (cold builds, slow: not in 'make bench'; see
 # docs/debugging.md).  BENCH_QUICK=1: rebuild and size only.

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -380,6 +381,7 @@ struct progress {
 	long long	 t0;
 	const char	*apply_stage;	/* said once the build starts, or NULL */
 	int		 applied;
+	struct timespec	 start;		/* CLOCK_REALTIME, as file times are */
 };
 
 /* Count the objects a build log shows compiled. */
@@ -408,7 +410,9 @@ build_tick(void *arg)
 	long		 n;
 
 	if (!pr->applied && stat(pr->log, &sb) == 0 &&
-	    sb.st_mtim.tv_sec * 1000LL + sb.st_mtim.tv_nsec / 1000000 >= pr->t0) {
+	    (sb.st_mtim.tv_sec > pr->start.tv_sec ||
+	    (sb.st_mtim.tv_sec == pr->start.tv_sec &&
+	    sb.st_mtim.tv_nsec >= pr->start.tv_nsec))) {
 		pr->applied = 1;
 		if (pr->apply_stage != NULL) {
 			if (isatty(2))
@@ -451,6 +455,7 @@ smoke_kbuild(struct smoke *s, const char *variant, const char *dir,
 	pr.t0 = t0;
 	pr.apply_stage = apply_stage;
 	pr.applied = 0;
+	clock_gettime(CLOCK_REALTIME, &pr.start);
 	log = xasprintf("%s/kbuild.log", dir);
 	rc = run_to_tick(argv, log, 1, build_tick, &pr, NULL);
 	if (isatty(2))

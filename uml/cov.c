@@ -462,24 +462,45 @@ split_diff(struct fdiff **fd, int *nfd, int patch, const char *text)
 }
 
 /*
+ * Number each hunk's new side from its old start and the hunks before it
+ * (ns: the new number of its first line, or for a removal the line after
+ * it), as patch(1) does: a hand-edited patch's "+start" may be off.
+ */
+static void
+renumber(struct fdiff *d)
+{
+	int	 i, k, ol, nl, delta = 0;
+
+	for (i = 0; i < d->nh; i++) {
+		struct fhunk *h = &d->h[i];
+
+		for (k = ol = nl = 0; k < h->nops; k++) {
+			ol += h->ops[k] != '+';
+			nl += h->ops[k] != '-';
+		}
+		/* An empty old side's start is the line it comes after. */
+		h->ns = (ol == 0 ? h->os + 1 : h->os) + delta;
+		delta += nl - ol;
+	}
+}
+
+/*
  * Where line L of a file (before diff d) is after d: its new number, or
  * 0 when d removes it.
  */
 static int
 map_line(const struct fdiff *d, int L)
 {
-	int	 i, k, o, n, ol, nl, delta = 0;
+	int	 i, k, o, n, ol, delta = 0;
 
 	for (i = 0; i < d->nh; i++) {
 		const struct fhunk *h = &d->h[i];
 
-		for (k = ol = nl = 0; k < h->nops; k++) {
+		for (k = ol = 0; k < h->nops; k++)
 			ol += h->ops[k] != '+';
-			nl += h->ops[k] != '-';
-		}
-		/* An empty side's start is the line before the hunk. */
+		/* An empty old side's start is the line before the hunk. */
 		o = ol == 0 ? h->os + 1 : h->os;
-		n = nl == 0 ? h->ns + 1 : h->ns;
+		n = h->ns;
 		if (L < o)
 			return L + delta;
 		for (k = 0; k < h->nops; k++) {
@@ -513,6 +534,8 @@ cov_hunks(struct cov_hunks *out, char *const diffs[], int n)
 	memset(out, 0, sizeof *out);
 	for (i = 0; i < n; i++)
 		split_diff(&fd, &nfd, i, diffs[i] ? diffs[i] : "");
+	for (i = 0; i < nfd; i++)
+		renumber(&fd[i]);
 	for (i = 0; i < nfd; i++) {
 		if (fd[i].file == NULL)
 			continue;
@@ -527,11 +550,6 @@ cov_hunks(struct cov_hunks *out, char *const diffs[], int n)
 			c->file = xstrdup(fd[i].file);
 			/* The added lines' span; a removal: the line after it. */
 			L = h->ns;
-			for (k = 0; k < h->nops; k++)
-				if (h->ops[k] != '-')
-					break;
-			if (k == h->nops)
-				L++;
 			c->start = c->end = 0;
 			for (k = 0; k < h->nops; k++) {
 				if (h->ops[k] == '-') {

@@ -155,6 +155,25 @@ test_judge(void **state)
 	cov_free(&c);
 }
 
+/* A hand-edited patch's wrong "+start" does not move the lines (patch(1)
+ * goes by the old side too). */
+static void
+test_header_off(void **state)
+{
+	char *d[1] = {
+		"--- a/f.c\n+++ b/f.c\n@@ -10,2 +10,3 @@\n a\n+n1\n b\n"
+		"@@ -20,2 +99,3 @@\n c\n+n2\n d\n",
+	};
+	struct cov_hunks h;
+
+	(void)state;
+	cov_hunks(&h, d, 1);
+	assert_int_equal(h.n, 2);
+	assert_int_equal(h.v[0].lines[0], 11);
+	assert_int_equal(h.v[1].lines[0], 22);
+	cov_hunks_free(&h);
+}
+
 int
 main(void)
 {
@@ -164,6 +183,7 @@ main(void)
 		cmocka_unit_test(test_new_and_deleted),
 		cmocka_unit_test(test_parse_gcov),
 		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_header_off),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
