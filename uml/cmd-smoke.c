@@ -638,18 +638,28 @@ smoke_boot(struct smoke *s)
 	return rc;
 }
 
+/* Run the labs' batch checks (KTAP into log), base steps on kernel. */
+int
+run_labs(struct smoke *s, const char *kernel, const char *log)
+{
+	char	*argv[] = { self(), "lab", (char *)s->labs, "--batch", NULL };
+	int	 rc;
+
+	setenv("UMKIT_SMOKE_KERNEL", kernel, 1);
+	rc = run_to(argv, log, 1);
+	unsetenv("UMKIT_SMOKE_KERNEL");
+	free(argv[0]);
+	return rc;
+}
+
 /* Stage 4: the labs' batch checks, base steps on the patched kernel. */
 static int
 smoke_labs(struct smoke *s)
 {
 	char	*log = xasprintf("%s/labs.ktap", s->dir), *text, *l, *nl;
-	char	*argv[] = { self(), "lab", (char *)s->labs, "--batch", NULL };
 	int	 rc, pass = 0, fail = 0, skip = 0;
 
-	setenv("UMKIT_SMOKE_KERNEL", s->kernel, 1);
-	rc = run_to(argv, log, 1);
-	unsetenv("UMKIT_SMOKE_KERNEL");
-	free(argv[0]);
+	rc = run_labs(s, s->kernel, log);
 	text = read_text(log);
 	for (l = text; l != NULL && *l; l = nl ? nl + 1 : NULL) {
 		nl = strchr(l, '\n');

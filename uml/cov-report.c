@@ -94,8 +94,8 @@ hunk_counts(const struct cov *c, const struct cov_hunk *h, char *buf, size_t len
 
 /* The coverage as JSON: per hunk its lines and counts. */
 static json_t *
-cov_json(const struct cov *c, const struct cov_hunks *hs, char **names,
-    double build_s, double report_s)
+cov_json(const struct cov *c, const struct cov_hunks *hs,
+    const struct cov_hres *res, char **names, double build_s, double report_s)
 {
 	json_t	*o = json_object(), *arr = json_array();
 	int	 i, k;
@@ -103,17 +103,16 @@ cov_json(const struct cov *c, const struct cov_hunks *hs, char **names,
 	for (i = 0; i < hs->n; i++) {
 		const struct cov_hunk	*h = &hs->v[i];
 		const struct cov_src	*src = cov_find(c, h->file);
-		struct cov_hres		 r;
+		const struct cov_hres	*r = &res[i];
 		json_t			*jh = json_object(), *jl = json_array();
 
-		cov_judge(c, h, &r);
 		json_object_set_new(jh, "patch", json_string(names[h->patch]));
 		json_object_set_new(jh, "file", json_string(h->file));
 		json_object_set_new(jh, "start", json_integer(h->start));
 		json_object_set_new(jh, "end", json_integer(h->end));
-		json_object_set_new(jh, "measured", json_boolean(r.measured));
-		json_object_set_new(jh, "executable", json_integer(r.exec));
-		json_object_set_new(jh, "ran", json_integer(r.ran));
+		json_object_set_new(jh, "measured", json_boolean(r->measured));
+		json_object_set_new(jh, "executable", json_integer(r->exec));
+		json_object_set_new(jh, "ran", json_integer(r->ran));
 		for (k = 0; k < h->nlines; k++) {
 			int	 L = h->lines[k];
 			json_t	*jline = json_object();
@@ -162,6 +161,7 @@ cov_report(const struct cov_req *q, struct cov_sum *sum, char **props,
 	long long	 t1 = now_ms();
 	struct cov	 c;
 	struct cov_hunks hs;
+	struct cov_hres	*res;
 	int		 i, np;
 
 	memset(sum, 0, sizeof *sum);
@@ -174,17 +174,19 @@ cov_report(const struct cov_req *q, struct cov_sum *sum, char **props,
 	sum->guests = c.nruns;
 	np = read_series(q->pdir, name, text, origin, COV_MAX_PATCHES);
 	cov_hunks(&hs, text, np);
+	/* Each hunk judged once; the summary, the lines, the JSON read it. */
+	res = xcalloc(hs.n ? hs.n : 1, sizeof *res);
 	for (i = 0; i < hs.n; i++) {
-		struct cov_hres r;
+		const struct cov_hres *r = &res[i];
 
-		cov_judge(&c, &hs.v[i], &r);
-		if (!r.measured)
+		cov_judge(&c, &hs.v[i], &res[i]);
+		if (!r->measured)
 			sum->unmeasured++;
-		else if (r.exec > 0) {
+		else if (r->exec > 0) {
 			sum->nhunks++;
-			sum->exec += r.exec;
-			sum->ran += r.ran;
-			sum->dead += r.ran == 0;
+			sum->exec += r->exec;
+			sum->ran += r->ran;
+			sum->dead += r->ran == 0;
 		}
 	}
 	sum->report_s = (now_ms() - t1) / 1000.0;
@@ -192,17 +194,16 @@ cov_report(const struct cov_req *q, struct cov_sum *sum, char **props,
 		q->headline(sum, q->arg);
 	for (i = 0; i < hs.n; i++) {
 		const struct cov_hunk	*h = &hs.v[i];
-		struct cov_hres		 r;
+		const struct cov_hres	*r = &res[i];
 
-		cov_judge(&c, h, &r);
 		hunk_where(h, where, sizeof where);
-		if (!r.measured)
+		if (!r->measured)
 			fprintf(q->out, "    not measured: %s in %s (not a profiled .c file)\n",
 			    where, name[h->patch]);
-		else if (r.exec == 0)
+		else if (r->exec == 0)
 			fprintf(q->out, "    nothing executable: %s in %s (declarations, "
 			    "comments or removed lines)\n", where, name[h->patch]);
-		else if (r.ran == 0)
+		else if (r->ran == 0)
 			fprintf(q->out, "    not exercised: %s in %s%s%s%s\n", where,
 			    name[h->patch], origin[h->patch] ? " (" : "",
 			    origin[h->patch] ? origin[h->patch] : "",
@@ -210,7 +211,7 @@ cov_report(const struct cov_req *q, struct cov_sum *sum, char **props,
 		else {
 			hunk_counts(&c, h, counts, sizeof counts);
 			fprintf(q->out, "    ran: %s in %s: %d of %d lines (counts %s)\n",
-			    where, name[h->patch], r.ran, r.exec, counts);
+			    where, name[h->patch], r->ran, r->exec, counts);
 		}
 	}
 	/* Per patch, one line (a JUnit property). */
@@ -219,15 +220,12 @@ cov_report(const struct cov_req *q, struct cov_sum *sum, char **props,
 		char	*nx = xstrdup("");
 
 		for (k = 0; k < hs.n; k++) {
-			struct cov_hres r;
+			const struct cov_hres *r = &res[k];
 
-			if (hs.v[k].patch != i)
+			if (hs.v[k].patch != i || !r->measured || r->exec == 0)
 				continue;
-			cov_judge(&c, &hs.v[k], &r);
-			if (!r.measured || r.exec == 0)
-				continue;
-			ph++, pe += r.exec, pr += r.ran;
-			if (r.ran == 0) {
+			ph++, pe += r->exec, pr += r->ran;
+			if (r->ran == 0) {
 				char *t;
 
 				hunk_where(&hs.v[k], where, sizeof where);
@@ -243,13 +241,14 @@ cov_report(const struct cov_req *q, struct cov_sum *sum, char **props,
 		(*nprops)++;
 	}
 	if (q->json != NULL)
-		cov_json_write(q->json, cov_json(&c, &hs, name, q->build_s,
+		cov_json_write(q->json, cov_json(&c, &hs, res, name, q->build_s,
 		    sum->report_s));
 	for (i = 0; i < np; i++) {
 		free(name[i]);
 		free(text[i]);
 		free(origin[i]);
 	}
+	free(res);
 	cov_hunks_free(&hs);
 	cov_free(&c);
 	return 0;

@@ -201,8 +201,8 @@ gcov_run(const char *gcno, const char *gcda, char *err, size_t errlen)
 {
 	char	*tmp = xstrdup("/tmp/umkit-gcov.XXXXXX"), *base, *n, *d, *src;
 	char	*out = NULL, *text, *an = NULL, *ad = NULL;
-	int	 p[2], st;
-	pid_t	 pid;
+	char	*argv[] = { "gcov", "-j", "-t", "-o", NULL, NULL, NULL };
+	int	 st;
 	size_t	 len;
 
 	if (mkdtemp(tmp) == NULL) {
@@ -215,6 +215,8 @@ gcov_run(const char *gcno, const char *gcda, char *err, size_t errlen)
 	n = xasprintf("%s/%s.gcno", tmp, base);
 	d = xasprintf("%s/%s.gcda", tmp, base);
 	src = xasprintf("%s.c", base);
+	argv[4] = tmp;
+	argv[5] = src;
 	/* The links are read from tmp: their targets must be absolute. */
 	if ((an = realpath(gcno, NULL)) == NULL || (ad = realpath(gcda, NULL)) == NULL ||
 	    symlink(an, n) < 0 || symlink(ad, d) < 0) {
@@ -222,28 +224,10 @@ gcov_run(const char *gcno, const char *gcda, char *err, size_t errlen)
 		    tmp, strerror(errno));
 		goto out;
 	}
-	if (pipe2(p, O_CLOEXEC) < 0)
-		fatal("pipe");
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		int	nul = open("/dev/null", O_RDWR);
-
-		dup2(p[1], 1);
-		dup2(nul, 2);
-		if (chdir(tmp) < 0)
-			_exit(126);
-		execlp("gcov", "gcov", "-j", "-t", "-o", tmp, src, (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	text = read_fd_all(p[0], 64u << 20, &len);
-	close(p[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+	text = run_output(argv, tmp, 1, 64u << 20, &len, &st);
+	if (st == 127)
 		snprintf(err, errlen, "gcov is not installed (it comes with gcc)");
-	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || text == NULL || len == 0)
+	else if (st != 0 || text == NULL || len == 0)
 		snprintf(err, errlen, "gcov failed on %s with %s", gcno, gcda);
 	else
 		out = text, text = NULL;

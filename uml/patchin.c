@@ -1227,31 +1227,18 @@ int
 patchin_git(const char *dir, const char *range, struct pset *out, char *err,
     size_t errlen)
 {
-	int	 p[2], st, rc;
-	pid_t	 pid;
+	char	*argv[] = { "git", "-C", (char *)dir, "format-patch", "--stdout",
+		    "--no-color", (char *)range, "--", NULL };
 	char	*buf, *origin;
 	size_t	 len;
+	int	 st, rc;
 
 	if (range[0] == '-') {
 		snprintf(err, errlen, "%s: not a commit range", range);
 		return -1;
 	}
-	if (pipe2(p, O_CLOEXEC) < 0)
-		fatal("pipe");
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		dup2(p[1], 1);
-		execlp("git", "git", "-C", dir, "format-patch", "--stdout",
-		    "--no-color", range, "--", (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	buf = read_fd_all(p[0], PATCHIN_MAX, &len);
-	close(p[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (buf == NULL || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+	buf = run_output(argv, NULL, 0, PATCHIN_MAX, &len, &st);
+	if (buf == NULL || st != 0) {
 		snprintf(err, errlen, "git -C %s format-patch --stdout %s failed "
 		    "(see above)", dir, range);
 		free(buf);

@@ -58,6 +58,8 @@ void	 stage(const char *name, const char *fmt, ...)
 int	 smoke_kbuild(struct smoke *, const char *variant, const char *dir,
 	    const char *tree, const char *apply_stage, const char *build_stage,
 	    char **kernel);
+/* Run the labs' batch checks (KTAP into log), base steps on kernel. */
+int	 run_labs(struct smoke *, const char *kernel, const char *log);
 /*
  * Boot kernel and run cmd, console and output into logfile (stopped
  * past limit bytes: *flood); returns exec's status, *nrep the kernel

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -297,6 +298,42 @@ variant_dir(const char *variant)
 		free(d);
 	}
 	return NULL;
+}
+
+/* Run argv and return what it wrote on stdout (util.h). */
+char *
+run_output(char *const argv[], const char *dir, int quiet, size_t max,
+    size_t *len, int *status)
+{
+	char	*out;
+	int	 p[2], st;
+	pid_t	 pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		fatal("pipe");
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		fatal("fork");
+	if (pid == 0) {
+		dup2(p[1], 1);
+		if (quiet) {
+			int	nul = open("/dev/null", O_WRONLY);
+
+			if (nul >= 0)
+				dup2(nul, 2);
+		}
+		if (dir != NULL && chdir(dir) < 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	out = read_fd_all(p[0], max, len);
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return out;
 }
 
 /*

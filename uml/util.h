@@ -134,6 +134,15 @@ char	*read_text(const char *path);
 /* The rest of fd (at most max bytes, else EFBIG), NUL-terminated; its
  * length in *len unless NULL; NULL with errno on an error. */
 char	*read_fd_all(int fd, size_t max, size_t *len);
+/*
+ * Run argv (looked up in PATH) in directory dir (NULL: here) and return
+ * its standard output (at most max bytes, NUL-terminated, its length in
+ * *len unless NULL); its stderr is kept, or /dev/null when quiet.
+ * *status gets its exit status (127: not found; 128+N: signal N).
+ * NULL (with *status set) when it could not be read.
+ */
+char	*run_output(char *const argv[], const char *dir, int quiet, size_t max,
+	    size_t *len, int *status);
 /* Remove a directory tree (no symlinks followed); 0 or -1. */
 int	 rm_tree(const char *path);
 /* Parse a memory size like 512M or 1G into megabytes; -1 if malformed. */
