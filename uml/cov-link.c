@@ -21,10 +21,7 @@
 #define COV_MAX_DEPTH	32
 
 struct walk {
-	struct link	*l;
-	const char	*dir;		/* host directory */
-	char		*path;		/* the guest directory being listed */
-	char	       **names;		/* its entries, collected first */
+	char	       **names;		/* a directory's entries, collected first */
 	unsigned	*types;
 	int		 n;
 };
@@ -86,7 +83,7 @@ save_file(struct link *l, const char *gpath, const char *hpath)
 static int
 save_dir(struct link *l, const char *gpath, const char *hdir, int depth)
 {
-	struct walk	 w = { .l = l };
+	struct walk	 w = { 0 };
 	int		 i, r, total = 0;
 
 	if (depth > COV_MAX_DEPTH)

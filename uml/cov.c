@@ -348,7 +348,6 @@ struct fhunk {
 	int	 os, ns;
 	char	*ops;		/* ' ', '-', '+' per hunk line */
 	int	 nops;
-	int	 first_hunk;	/* its index in the cov_hunks, or -1 */
 };
 
 struct fdiff {
@@ -438,7 +437,6 @@ split_diff(struct fdiff **fd, int *nfd, int patch, const char *text)
 			memset(h, 0, sizeof *h);
 			h->os = os;
 			h->ns = ns;
-			h->first_hunk = -1;
 			left_old = ol;
 			left_new = nln;
 		}
