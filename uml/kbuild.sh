@@ -23,7 +23,10 @@
 #              kernel's merge_config.sh, then verified;
 #   3. build   O=build/k/VARIANT/obj with ccache; the kernel is copied to
 #              build/k/VARIANT/linux only after a successful build, and
-#              kept as it was when make changed nothing.
+#              kept as it was when make changed nothing.  A first build
+#              starts from a copy of the objects of a built tree with the
+#              same config (base, usually), so it compiles only what the
+#              series changes.
 #
 # Coverage: a variant whose directory has a file 'profile' (object files,
 # one per line: mm/vmscan.o) and CONFIG_GCOV_KERNEL=y in its config gets
@@ -140,6 +143,9 @@ private_copy() {
 	cp "$1" "$1.umkit-tmp" && mv -f "$1.umkit-tmp" "$1" && chmod u+w "$1"
 }
 
+# A file's identity: device, inode, mtime and size (nothing if missing).
+ident() { stat -c '%d:%i %.9Y %s' "$1" 2>/dev/null || true; }
+
 # --- 1. tree ---------------------------------------------------------------
 # Every patch the series names must exist: checked here, in this shell (a
 # die inside the $( ... | sha256sum) below would only end its subshell).
@@ -232,7 +238,79 @@ set -- "$here/umkit.config"
 # "no rustc" for everybody, in the config and in the build (and in the
 # config's stamp, so that a config made before this is made again).
 norust=RUSTC=umkit-no-rustc
-cstamp=$( { cat "$tree/.umkit-stamp" "$@"; echo "$norust"; } | sha256sum | cut -c1-16)
+# The config depends on the source and on what Kconfig reads: Kconfig
+# files, config fragments (tinyconfig's tiny.config), scripts/ and the
+# Makefiles that set its variables.  A series that changes none of them
+# (mm/vmscan.c) keeps the config: making it again is 10 s of every smoke
+# build, and two trees with one cstamp have the same .config.
+config_files() {
+	grep -E '(^|/)Kconfig[^/]*$|\.config$|^scripts/|^Makefile$|^arch/[^/]*/Makefile' "$tree/.umkit-patched" 2>/dev/null | sort -u
+}
+cstamp=$( {
+	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
+	for f in $(config_files); do
+		echo "$f"; sha256sum < "$tree/$f" 2>/dev/null || echo deleted
+	done
+	cat "$@"; echo "$norust"
+} | sha256sum | cut -c1-16)
+# A first build starts from a copy of another tree's objects when that
+# tree has the same config and its last build succeeded (base, for the
+# first smoke-tree build): make then compiles only the files whose text
+# differs (the first smoke-tree build of a one-file patch: 46 s of
+# ccache hits before, 14 s now; make test's t-kbuild-seed).  The copy's
+# absolute paths (the .cmd files' commands and dependencies, obj/Makefile,
+# obj/source) name the other tree and are rewritten to this one; files
+# that tree had patched and this one has not get fresh copies here, so
+# make rebuilds them from the pristine text.
+# The seed for $obj: a built tree whose config stamp is $cstamp, base first.
+seed_of() {
+	for d in "$build/k/base" "$build/k"/*; do
+		[ "$d" != "$vdir" ] && [ -f "$d/obj/Makefile" ] && [ -f "$d/src/.umkit-stamp" ] || continue
+		[ "$(cat "$d/obj/.umkit-config-stamp" 2>/dev/null)" = "$cstamp" ] || continue
+		[ -n "$(ident "$d/obj/linux")" ] &&
+			[ "$(cat "$d/linux.from" 2>/dev/null)" = "$(ident "$d/obj/linux")" ] || continue
+		echo "$d"
+		return 0
+	done
+	return 1
+}
+sed_quote() { printf '%s' "$1" | sed 's/[].[*^$\\/|]/\\&/g'; }
+seedobj=
+if [ -n "${UMKIT_NO_SEED:-}" ]; then :
+elif [ ! -f "$obj/.config" ] && seed=$(seed_of); then
+	seedobj="$obj.seed"
+	rm -rf "$seedobj"
+	trap 'rm -rf "$seedobj"' EXIT INT TERM
+	# Not while that tree is being made (its kbuild.sh holds its lock
+	# before ours: waiting here could deadlock): then a plain build.
+	exec 7>"$seed/.lock"
+	if flock -n 7; then
+		cp -a "$seed/obj" "$seedobj"
+	fi
+	exec 7>&-
+fi
+if [ -n "$seedobj" ] && [ -d "$seedobj" ]; then
+	mkdir -p "$obj"
+	os=$(cd "$seed/src" && pwd -P) ns=$(cd "$tree" && pwd -P)
+	oo=$(cd "$seed/obj" && pwd -P) no=$(cd "$obj" && pwd -P)
+	grep -rlIZ -F -e "$os" -e "$oo" "$seedobj" | xargs -0 -r sed -i \
+		-e "s|$(sed_quote "$os")|$(sed_quote "$ns")|g" -e "s|$(sed_quote "$oo")|$(sed_quote "$no")|g"
+	ln -sfn "$ns" "$seedobj/source"
+	for f in $(sort -u "$seed/src/.umkit-patched" 2>/dev/null); do
+		grep -qxF "$f" "$tree/.umkit-patched" || private_copy "$tree/$f"
+	done
+	# This tree's own patched files (private copies) newer than any
+	# object of the copy, even if that tree was built after this one
+	# was made.
+	for f in $(sort -u "$tree/.umkit-patched"); do
+		[ ! -f "$tree/$f" ] || touch "$tree/$f"
+	done
+	rm -rf "$obj"
+	mkdir -p "$(dirname "$obj")"
+	mv "$seedobj" "$obj"
+	trap - EXIT INT TERM
+	echo "umkit: variant $variant: first build from $(basename "$seed")'s objects (same config)" >&2
+fi
 cfg="$vdir/cfg"
 mk() { make -s -C "$tree" ARCH=um "$norust" "$@"; }
 
@@ -304,7 +382,6 @@ fi
 # in linux.prev instead, and comes back as it was (same file, no copy)
 # when make left obj/linux untouched and linux.from says the binary was
 # copied from that very obj/linux.
-ident() { stat -c '%d:%i %.9Y %s' "$1" 2>/dev/null || true; }
 rm -f "$vdir/linux.new" "$vdir/linux.prev"
 trap 'rm -f "$vdir/linux.new" "$vdir/linux.prev"' EXIT INT TERM
 before=$(ident "$obj/linux")

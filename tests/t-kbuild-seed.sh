@@ -1,0 +1,66 @@
+#!/bin/sh
+# t-kbuild-seed.sh - a variant's first build starts from a copy of another
+# tree's objects when both have the same config (uml/kbuild.sh): only
+# what its patches change is compiled, a header's dependents included;
+# no path of the other tree is left in the copy; the other tree is not
+# touched; the kernel boots with the change.
+#
+# In a build directory of its own (UMKIT_BUILD): base there comes from
+# ccache, about 40 s after make kernel.
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+b=$tmp/build
+mkdir -p $tmp/patches/seeded
+cp tests/fixtures/seed/0001-header-and-vmscan.patch $tmp/patches/seeded/
+echo 0001-header-and-vmscan.patch > $tmp/patches/seeded/series
+# kb VARIANT: kbuild.sh in the private build directory.
+kb() { UMKIT_PATCHES=$tmp/patches UMKIT_BUILD=$b uml/kbuild.sh "$@"; }
+# cc_of VARIANT: the objects its last build compiled.
+cc_of() { awk '$1 == "CC" { print $2 }' $b/k/$1/build.log; }
+
+# base's own first build has no tree to start from.
+mkdir -p $tmp/patches/base && cp patches/base/series $tmp/patches/base/
+out=$(kb base 2>&1); rc=$?
+is "base builds in a build directory of its own" "$rc" 0
+if [ "$rc" != 0 ]; then
+	echo "$out" | sed 's/^/# /'
+	done_testing
+	exit 0
+fi
+case $out in
+*"first build from"*) not_ok "base's first build starts from nothing (no tree to copy)" ;;
+*) ok "base's first build starts from nothing (no tree to copy)" ;;
+esac
+vmscan_o=$(sha256sum < $b/k/base/obj/mm/vmscan.o)
+base_k=$(sha256sum < $b/k/base/linux)
+
+out=$(kb seeded 2>&1); rc=$?
+is "the variant builds" "$rc" 0
+like "its first build says it starts from base's objects" "$out" \
+	"variant seeded: first build from base's objects \(same config\)"
+cc=$(cc_of seeded)
+like "the patched .c file is compiled" "$cc" '^mm/vmscan\.o$'
+like "an object including the patched header is compiled (mm/zsmalloc.o)" "$cc" '^mm/zsmalloc\.o$'
+like "... and the other one (drivers/block/zram/zram_drv.o)" "$cc" '^drivers/block/zram/zram_drv\.o$'
+n=$(echo "$cc" | grep -c '\.o$')
+check "nothing else is compiled but the version stamp ($n objects: $(echo $cc | cut -c1-200))" \
+	[ "$n" -le 4 ]
+left=$(grep -rlI -F "$b/k/base/" $b/k/seeded/obj 2>/dev/null | head -3)
+is "no file of the copy names base's tree" "$left" ""
+is "obj/source is this tree's" "$(readlink $b/k/seeded/obj/source)" "$(cd $b/k/seeded/src && pwd -P)"
+is "base's objects are untouched" "$(sha256sum < $b/k/base/obj/mm/vmscan.o)" "$vmscan_o"
+is "base's kernel is untouched" "$(sha256sum < $b/k/base/linux)" "$base_k"
+
+# The copy is a tree like any other: nothing to do the second time.
+out=$(kb seeded 2>&1)
+is "a second build of it compiles nothing" "$(cc_of seeded | grep -c '\.o$')" 0
+out=$(kb base 2>&1)
+is "nor does base's" "$(cc_of base | grep -c '\.o$')" 0
+
+out=$("$UMKIT" exec -k $b/k/seeded/linux -- dmesg 2>&1); rc=$?
+is "its kernel boots" "$rc" 0
+like "... with the patch in it" "$out" 'umkit-smoke: kswapd_init runs \(test fixture\)'
+
+done_testing
