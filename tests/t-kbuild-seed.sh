@@ -63,4 +63,26 @@ out=$("$UMKIT" exec -k $b/k/seeded/linux -- dmesg 2>&1); rc=$?
 is "its kernel boots" "$rc" 0
 like "... with the patch in it" "$out" 'umkit-smoke: kswapd_init runs \(test fixture\)'
 
+# A tree somebody edited by hand (a file newer than its stamp) is no
+# seed: its objects are not what its patches say.  Any other tree with
+# the config is one (seeded, whose patched files early gets fresh
+# copies of).  (The variant stops at
+# its first object, init/main.o, with an #error: the choice is made
+# before make starts.)
+src=$(uml/fetch-source.sh)
+mkdir -p $tmp/patches/early $tmp/m
+sed '1i #error umkit seed test' "$src/init/main.c" > $tmp/m/main.c
+diff -u --label a/init/main.c --label b/init/main.c "$src/init/main.c" $tmp/m/main.c \
+	> $tmp/patches/early/0001-early.patch
+echo 0001-early.patch > $tmp/patches/early/series
+cp $b/k/base/src/mm/swap.c $tmp/m/swap.c && rm -f $b/k/base/src/mm/swap.c &&
+	cp $tmp/m/swap.c $b/k/base/src/mm/swap.c
+out=$(kb early 2>&1); rc=$?
+is "after a hand edit of base's tree, a new variant ... fails at its #error (exit 4)" "$rc" 4
+case $out in
+*"first build from base's"*) not_ok "... and did not start from base's objects" ;;
+*) ok "... and did not start from base's objects" ;;
+esac
+like "... but from the other tree with that config" "$out" "first build from seeded's objects"
+
 done_testing

@@ -269,6 +269,9 @@ seed_of() {
 		[ "$(cat "$d/obj/.umkit-config-stamp" 2>/dev/null)" = "$cstamp" ] || continue
 		[ -n "$(ident "$d/obj/linux")" ] &&
 			[ "$(cat "$d/linux.from" 2>/dev/null)" = "$(ident "$d/obj/linux")" ] || continue
+		# A tree somebody edited by hand (a file newer than its stamp)
+		# has objects its patches do not explain.
+		[ -z "$(find "$d/src" -type f -newer "$d/src/.umkit-stamp" -print -quit)" ] || continue
 		echo "$d"
 		return 0
 	done
@@ -305,6 +308,7 @@ if [ -n "$seedobj" ] && [ -d "$seedobj" ]; then
 	for f in $(sort -u "$tree/.umkit-patched"); do
 		[ ! -f "$tree/$f" ] || touch "$tree/$f"
 	done
+	touch "$tree/.umkit-stamp"
 	rm -rf "$obj"
 	mkdir -p "$(dirname "$obj")"
 	mv "$seedobj" "$obj"
