@@ -41,6 +41,10 @@ bench-workloads: all
 bench: bench-smoke bench-coverage
 bench-smoke: all
 	@sh tests/bench-smoke.sh
+# The same from an empty cache (downloads the source; not in make bench).
+.PHONY: bench-smoke-empty
+bench-smoke-empty:
+	@sh tests/bench-smoke-empty.sh
 # What umkit smoke --coverage adds: the gcov build, gcov's run-time cost.
 bench-coverage: all
 	@sh tests/bench-coverage.sh
