@@ -113,41 +113,24 @@ static char *
 kbuild(const char *variant, const char *vdir)
 {
 	char	*script = top_path("uml/kbuild.sh"), *build = top_path("build");
-	char	*pdir = xstrdup(vdir), *slash, buf[PATH_MAX + 2], *out = NULL;
-	size_t	 len = 0;
-	ssize_t	 n;
-	int	 p[2], st;
-	pid_t	 pid;
+	char	*pdir = xstrdup(vdir), *slash, *eb, *ep, *buf, *out = NULL;
+	int	 st;
 
 	if ((slash = strrchr(pdir, '/')) != NULL)
 		*slash = '\0';
-	if (pipe2(p, O_CLOEXEC) < 0)
-		fatal("pipe");
-	fflush(NULL);
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		dup2(p[1], STDOUT_FILENO);
-		if (setenv("UMKIT_BUILD", build, 1) < 0 ||
-		    setenv("UMKIT_PATCHES", pdir, 1) < 0)
-			_exit(1);
-		execl("/bin/sh", "sh", script, variant, (char *)NULL);
-		_exit(127);
+	eb = xasprintf("UMKIT_BUILD=%s", build);
+	ep = xasprintf("UMKIT_PATCHES=%s", pdir);
+	char	*const argv[] = { "env", eb, ep, "/bin/sh", script,
+	    (char *)variant, NULL };
+	buf = run_output(argv, NULL, 0, PATH_MAX + 1, NULL, &st);
+	if (buf != NULL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (st == 0 && buf[0] == '/' && access(buf, X_OK) == 0)
+			out = xstrdup(buf);
 	}
-	close(p[1]);
-	while (len < sizeof buf - 1 &&
-	    ((n = read(p[0], buf + len, sizeof buf - 1 - len)) > 0 ||
-	    (n < 0 && errno == EINTR)))
-		len += n > 0 ? (size_t)n : 0;
-	close(p[0]);
-	buf[len] = '\0';
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			fatal("waitpid");
-	buf[strcspn(buf, "\n")] = '\0';
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && buf[0] == '/' &&
-	    access(buf, X_OK) == 0)
-		out = xstrdup(buf);
+	free(buf);
+	free(eb);
+	free(ep);
 	free(script);
 	free(build);
 	free(pdir);
