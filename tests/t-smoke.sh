@@ -95,12 +95,25 @@ check "... --json parses, 2 samples per side" python3 -c "import json,sys; d=jso
 check "... --junit is well-formed XML" xmllint --noout $tmp/r.xml
 is "... --junit has a testcase per stage" "$(xmllint --xpath 'count(//testcase)' $tmp/r.xml)" 6
 # The patch only adds a line at boot: for procbench the two kernels are
-# the same, so no change may be marked at p<0.01 (a 5% test would flag one
-# of six metrics in a quarter of the runs by chance alone).
-if printf '%s\n' "$out" | grep -E '^ *[0-9.]+ .*%\*\* .*procbench' >/dev/null; then
-	not_ok "... two kernels alike for procbench: no change at p<0.01" "$out"
+# the same, so no change may be marked at p<0.01. One run can mark one by
+# chance: six metrics at 1% each, and with two boots a side the minima can
+# tie (±0%) and blow the t statistic up. So a marked metric is measured
+# again: it fails only if the same metric is marked in a second,
+# independent comparison of the two kernels (below 0.1% by chance; a real
+# difference between the two builds would still fail it).
+sig=$(printf '%s\n' "$out" | sed -nE 's/^ *[0-9.]+ .*%\*\* .*(procbench\.[a-z_]+).*/\1/p')
+again=
+if [ -n "$sig" ]; then
+	out3=$("$UMKIT" compare -n 2 --bench procbench base "$want" 2>&1)
+	for m in $sig; do
+		printf '%s\n' "$out3" | grep -E "%\*\* .*$m( |\$)" >/dev/null && again="$again $m"
+	done
+fi
+if [ -n "$again" ]; then
+	not_ok "... two kernels alike for procbench: no change at p<0.01 (twice:$again)" "$out
+$out3"
 else
-	ok "... two kernels alike for procbench: no change at p<0.01"
+	ok "... two kernels alike for procbench: no change at p<0.01${sig:+ (marked once by chance: $(echo $sig), not again)}"
 fi
 out2=$("$UMKIT" compare --plot $tmp/plots $tmp/r.json $tmp/r.json 2>&1); rc=$?
 is "compare of two saved --json files: exit 0" "$rc" 0
