@@ -35,15 +35,28 @@ CFLAGS	+= -std=gnu11 $(WARN)
 CPPFLAGS += -MMD -MP
 
 # Debian packages: installed (root) or named (otherwise) before anything
-# is compiled.  Not needed for cleaning.
-ifeq ($(filter clean distclean help uninstall,$(MAKECMDGOALS)),)
+# is compiled.  Not needed for cleaning, nor again in the sub-make of
+# 'all'.
+ifeq ($(filter clean distclean help uninstall,$(MAKECMDGOALS))$(UMKIT_DEPS_OK),)
 ifneq ($(shell sh uml/deps.sh $(filter fuzz,$(MAKECMDGOALS)) >&2; echo $$?),0)
 $(error missing packages (see above))
 endif
 endif
 
-.PHONY: all run test bench fuzz clean distclean help kernel
+.PHONY: all all-parts run test bench fuzz clean distclean help kernel
+
+# 'all' makes its parts (each part file adds to all-parts) in a sub-make
+# with a job per core, so that the kit's programs compile while the
+# kernel's source downloads, unpacks and is configured, when one core
+# idles.  Each part's output comes out whole (-Otarget); the kernel's
+# recipe is a '+' line, so its progress line stays live, and on a
+# terminal the compile commands are not echoed (-s; V=1 echoes them), so
+# that they do not break that line.  Under a make that is already
+# parallel (make -jN) the sub-make shares its job slots.
+NPROC	:= $(shell nproc 2>/dev/null || echo 2)
 all:
+	+@$(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC)) \
+		$(if $(V),,$(shell [ -t 2 ] && echo -s)) -Otarget UMKIT_DEPS_OK=1 all-parts
 
 include uml/uml.mk
 include rootfs/rootfs.mk

@@ -24,7 +24,7 @@ GUEST_BINS	 = $(addprefix $(B)/rootfs/bin/,$(GUEST_PROGS))
 # Guest shell scripts: rootfs/NAME.sh is /usr/bin/NAME in the guest.
 GUEST_SCRIPTS	:= rootfs/compaction-round.sh rootfs/walk-probe.sh rootfs/lru-age.sh
 
-all: $(ROOTFS)
+all-parts: $(ROOTFS)
 rootfs: $(ROOTFS)
 .PHONY: rootfs
 

@@ -36,8 +36,12 @@ esac
 vmscan_o=$(sha256sum < $b/k/base/obj/mm/vmscan.o)
 base_k=$(sha256sum < $b/k/base/linux)
 
-out=$(kb seeded 2>&1); rc=$?
+# On a terminal (script(1) gives it one), and under a make -s that
+# called it (MAKEFLAGS=s: the kernel's log must still list its objects).
+out=$(MAKEFLAGS=s script -qec "UMKIT_PATCHES=$tmp/patches UMKIT_BUILD=$b uml/kbuild.sh seeded" /dev/null 2>&1); rc=$?
 is "the variant builds" "$rc" 0
+like "... on a terminal, one updating line of the objects compiled" "$out" \
+	'umkit: building seeded: [0-9]+ objects, [0-9]+s'
 like "its first build says it starts from base's objects" "$out" \
 	"variant seeded: first build from base's objects \(same config\)"
 cc=$(cc_of seeded)
@@ -52,6 +56,9 @@ is "no file of the copy names base's tree" "$left" ""
 is "obj/source is this tree's" "$(readlink $b/k/seeded/obj/source)" "$(cd $b/k/seeded/src && pwd -P)"
 is "base's objects are untouched" "$(sha256sum < $b/k/base/obj/mm/vmscan.o)" "$vmscan_o"
 is "base's kernel is untouched" "$(sha256sum < $b/k/base/linux)" "$base_k"
+
+is "... and the count is kept for the next build's line (of ~N)" \
+	"$(cat $b/k/seeded/.umkit-objects 2>&1)" "$(grep -c '^  CC ' $b/k/seeded/build.log)"
 
 # The copy is a tree like any other: nothing to do the second time.
 out=$(kb seeded 2>&1)

@@ -24,7 +24,7 @@ TUI_MODULES := source draw views view-lru view-compact view-counters \
 	view-overview view-help lab-pane tui
 TUI_OBJS := $(patsubst %,$(B)/obj/tui/%.o,$(TUI_MODULES))
 
-all: $(B)/bin/umkit-tui $(B)/bin/umkit-value
+all-parts: $(B)/bin/umkit-tui $(B)/bin/umkit-value
 
 $(PARSE_LIB): $(PARSE_LIB_OBJS)
 	@mkdir -p $(@D)

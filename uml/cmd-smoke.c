@@ -444,8 +444,7 @@ smoke_kbuild(struct smoke *s, const char *variant, const char *dir,
 	int		 rc, n;
 
 	struct progress	 pr;
-	char		*cnt;
-	FILE		*cf;
+	char		*cnt;	/* kbuild.sh writes it after a build */
 
 	pr.log = xasprintf("%s/build/k/%s/build.log", top_dir(), tree);
 	cnt = xasprintf("%s/build/k/%s/.umkit-objects", top_dir(), tree);
@@ -460,10 +459,6 @@ smoke_kbuild(struct smoke *s, const char *variant, const char *dir,
 	rc = run_to_tick(argv, log, 1, build_tick, &pr, NULL);
 	if (isatty(2))
 		fprintf(stderr, "\r%100s\r", "");
-	if (rc == 0 && (cf = fopen(cnt, "w")) != NULL) {
-		fprintf(cf, "%ld\n", count_cc(pr.log));
-		fclose(cf);
-	}
 	free(cnt);
 	free(pr.log);
 	out = read_text(log);

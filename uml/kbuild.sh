@@ -395,10 +395,48 @@ t0=$(date +%s.%N)
 # A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
 targets=linux
 [ -z "$debugcfg" ] || [ -n "$cov" ] || targets="linux scripts_gdb"
-if ! make -C "$tree" ARCH=um "$norust" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1; then
+# On a terminal: one updating line, the objects compiled so far, of as
+# many as this tree's last build compiled (umkit smoke draws its own).
+ticker=
+if [ -t 2 ]; then
+	expect=$(cat "$vdir/.umkit-objects" 2>/dev/null || echo 0)
+	(
+		set +e
+		trap 'exit 0' TERM
+		while kill -0 $$ 2>/dev/null; do
+			sleep 1
+			n=$(grep -c '^  CC ' "$vdir/build.log" 2>/dev/null)
+			if [ "${expect:-0}" -gt 0 ]; then
+				printf '\rumkit: building %s: %d of ~%d objects, %ds   ' "$variant" "${n:-0}" "$expect" \
+					"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%d", b - a }')" >&2
+			else
+				printf '\rumkit: building %s: %d objects, %ds   ' "$variant" "${n:-0}" \
+					"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%d", b - a }')" >&2
+			fi
+		done
+	) &
+	ticker=$!
+	trap 'kill $ticker 2>/dev/null; rm -f "$vdir/linux.new" "$vdir/linux.prev"' EXIT INT TERM
+fi
+stop_ticker() {
+	[ -n "$ticker" ] || return 0
+	kill "$ticker" 2>/dev/null || true
+	wait "$ticker" 2>/dev/null || true
+	printf '\r%78s\r' '' >&2
+	ticker=
+}
+# The kit's own make flags (make -s, V=1, CFLAGS=..., a jobserver) are not
+# the kernel's: its build is the same whoever calls this script.
+if ! env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL \
+    make -C "$tree" ARCH=um "$norust" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1; then
+	stop_ticker
 	tail -n 25 "$vdir/build.log" >&2
 	die 4 "variant $variant: kernel build failed (full log: $vdir/build.log)"
 fi
+stop_ticker
+# The objects this build compiled: the next one's progress line says "of ~N".
+n=$(grep -c '^  CC ' "$vdir/build.log" || true)
+[ "${n:-0}" -eq 0 ] || echo "$n" > "$vdir/.umkit-objects"
 after=$(ident "$obj/linux")
 awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$vdir/build.secs"
 if [ -n "$before" ] && [ "$before" = "$after" ] && [ -f "$vdir/linux.prev" ] &&
