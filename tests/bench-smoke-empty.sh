@@ -24,4 +24,13 @@ grep '^smoke:' "$e/smoke.log"
 echo "make all          $(secs "$t0" "$t1") s (of it, base's make: $(cat build/k/base/build.secs) s)"
 echo "umkit smoke       $(secs "$t1" "$t2") s (exit $rc; smoke tree's make: $(cat build/k/smoke-tree/build.secs) s)"
 echo "total             $(secs "$t0" "$t2") s (target 480 s)"
+# The machine's speed at the time, for comparing runs: one compile of
+# mm/vmscan.c (base's own command, without ccache), median of three.
+c=$(sed -n 's/^savedcmd_mm\/vmscan.o := //p' build/k/base/obj/mm/.vmscan.o.cmd | sed 's/^ccache //')
+if [ -n "$c" ]; then
+	r=$(cd build/k/base/obj && for i in 1 2 3; do
+		a=$(now); sh -c "$c" >/dev/null 2>&1; secs "$a" "$(now)"; echo
+	done | sort -n | sed -n 2p)
+	echo "reference         $r s: gcc of mm/vmscan.c, median of 3 (this machine's speed now)"
+fi
 [ "$rc" = 0 ]
