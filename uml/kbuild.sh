@@ -399,20 +399,16 @@ targets=linux
 # many as this tree's last build compiled (umkit smoke draws its own).
 ticker=
 if [ -t 2 ]; then
-	expect=$(cat "$vdir/.umkit-objects" 2>/dev/null || echo 0)
+	of=$(cat "$vdir/.umkit-objects" 2>/dev/null || true)
+	[ -z "$of" ] || of=" of ~$of"
 	(
 		set +e
 		trap 'exit 0' TERM
 		while kill -0 $$ 2>/dev/null; do
 			sleep 1
 			n=$(grep -c '^  CC ' "$vdir/build.log" 2>/dev/null)
-			if [ "${expect:-0}" -gt 0 ]; then
-				printf '\rumkit: building %s: %d of ~%d objects, %ds   ' "$variant" "${n:-0}" "$expect" \
-					"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%d", b - a }')" >&2
-			else
-				printf '\rumkit: building %s: %d objects, %ds   ' "$variant" "${n:-0}" \
-					"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%d", b - a }')" >&2
-			fi
+			printf '\rumkit: building %s: %d%s objects, %ds   ' "$variant" "${n:-0}" "$of" \
+				"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%d", b - a }')" >&2
 		done
 	) &
 	ticker=$!
