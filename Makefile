@@ -58,6 +58,11 @@ all:
 	+@$(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC)) \
 		$(if $(V),,$(shell [ -t 2 ] && echo -s)) -Otarget UMKIT_DEPS_OK=1 all-parts
 
+# A part's one-line label ("  ROOTFS  ..."): on a terminal it first clears
+# the line, where another part's progress line ("downloading ... 45%")
+# may stand; that line is drawn again on the next.
+LABEL	= printf "$${MAKE_TERMOUT:+\r\033[K}  %-7s %s\n"
+
 include uml/uml.mk
 include rootfs/rootfs.mk
 include tui/tui.mk

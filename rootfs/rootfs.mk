@@ -50,4 +50,4 @@ $(ROOTFS): rootfs/mkdevs.sh $(GUEST_BINS) $(GUEST_SCRIPTS) $(BUSYBOX) rootfs/roo
 		cpio --quiet -o -H newc -R 0:0 --reproducible >> $(CURDIR)/$@.tmp
 	@mv $@.tmp $@
 	@rm -rf $(B)/rootfs/stage
-	@echo "  ROOTFS  $@ ($$(du -k $@ | cut -f1) KiB)"
+	@$(LABEL) ROOTFS "$@ ($$(du -k $@ | cut -f1) KiB)"

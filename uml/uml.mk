@@ -45,7 +45,7 @@ umkit: $(B)/bin/umkit
 
 # The kernel: uml/kbuild.sh decides what is stale (see its header).
 kernel:
-	@echo "  KERNEL  $(VARIANT)"
+	@$(LABEL) KERNEL $(VARIANT)
 	+@uml/kbuild.sh $(VARIANT) >/dev/null
 
 # The layout's unit test (util.c: checkout or install, where each file
