@@ -50,7 +50,7 @@ ifeq ($(KERNELS),asis)
 		{ echo "umkit: no kernel $(B)/k/$$v/linux (KERNELS=asis)" >&2; exit 1; }; done
 else
 	@for v in $(INSTALL_VARIANTS); do \
-		echo "  KERNEL  $$v"; uml/kbuild.sh $$v >/dev/null || exit 1; done
+		$(LABEL) KERNEL "$$v"; uml/kbuild.sh $$v >/dev/null || exit 1; done
 endif
 
 $(B)/man/umkit.1: $(B)/bin/umkit uml/mkman.sh
@@ -87,7 +87,7 @@ install: $$(I_BUILT) kernels
 	install -s -m 755 $(GUEST_BINS) $(I_LIB)/rootfs/bin/
 	@set -e; for v in $(INSTALL_VARIANTS); do \
 		k=$(B)/k/$$v; d=$(I_LIB)/k/$$v; \
-		echo "  INSTALL k/$$v"; \
+		$(LABEL) INSTALL "k/$$v"; \
 		install -d -m 755 $$d; \
 		objcopy --only-keep-debug $$k/linux $$d/linux.debug; \
 		chmod 644 $$d/linux.debug; \
@@ -109,7 +109,7 @@ install: $$(I_BUILT) kernels
 	chmod 644 $(I_MAN)/umkit.1.gz
 	echo 'umkit $(UMKIT_VERSION)' > $(I_LIB)/$(KIT_MARKER)
 	chmod 644 $(I_LIB)/$(KIT_MARKER)
-	@echo "  INSTALLED $(DESTDIR)$(PREFIX) ($$(du -sh $(I_LIB) | cut -f1) in lib/umkit)"
+	@$(LABEL) INSTALLED "$(DESTDIR)$(PREFIX) ($$(du -sh $(I_LIB) | cut -f1) in lib/umkit)"
 
 # What install put there (the directories PREFIX/bin, PREFIX/share/man
 # stay, they are not the kit's).
@@ -126,5 +126,5 @@ deb: $$(I_BUILT) kernels
 	@rm -rf $(DEB_DIR)/debian $(DEB_DIR)/*.deb
 	@$(MAKE) -s install DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/umkit PREFIX=/usr KERNELS=asis
 	sh uml/deb/mkdeb.sh $(DEB_DIR) '$(UMKIT_VERSION)' $(DEB)
-	@echo "  DEB     $(DEB) ($$(du -k $(DEB) | cut -f1) KiB)"
+	@$(LABEL) DEB "$(DEB) ($$(du -k $(DEB) | cut -f1) KiB)"
 
