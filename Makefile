@@ -32,13 +32,13 @@ WARN	+= -Werror
 endif
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 $(WARN)
-CPPFLAGS += -MMD -MP
+CPPFLAGS += -MMD -MP -Iuml
 
 # Debian packages: installed (root) or named (otherwise) before anything
 # is compiled.  Not needed for cleaning, nor again in the sub-make of
 # 'all'.
 ifeq ($(filter clean distclean help uninstall,$(MAKECMDGOALS))$(UMKIT_DEPS_OK),)
-ifneq ($(shell sh uml/deps.sh $(filter fuzz,$(MAKECMDGOALS)) >&2; echo $$?),0)
+ifneq ($(shell sh uml/install/deps.sh $(filter fuzz,$(MAKECMDGOALS)) >&2; echo $$?),0)
 $(error missing packages (see above))
 endif
 endif
@@ -67,7 +67,7 @@ include uml/uml.mk
 include rootfs/rootfs.mk
 include tui/tui.mk
 include tests/tests.mk
-include uml/install.mk
+include uml/install/install.mk
 
 # The main job: a guest, its mirror and the TUI on the first lab (needs a
 # terminal).  LAB=N opens another one.

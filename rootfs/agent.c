@@ -35,7 +35,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "proto.h"
+#include "link/proto.h"
 #include "util.h"
 
 #define MAX_JOBS	64

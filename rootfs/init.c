@@ -101,7 +101,7 @@ uptime(void)
 }
 
 /*
- * The scratch disk: ext4 made by the launcher (uml/mkdisk.sh), its pages
+ * The scratch disk: ext4 made by the launcher (uml/guest/mkdisk.sh), its pages
  * on the file LRU.  noatime: reading a file writes nothing to the disk.
  */
 static void

@@ -22,17 +22,17 @@ t() {	# label, command...
 }
 
 echo "== kernel and rootfs builds ($(nproc) CPUs)"
-uml/fetch-source.sh >/dev/null
+uml/kernel/fetch-source.sh >/dev/null
 if [ "${BENCH_COLD:-1}" != 0 ]; then
-	t "cold build (empty ccache)" env UMKIT_BUILD="$tmp/cold" CCACHE_DIR="$tmp/ccache" uml/kbuild.sh base
+	t "cold build (empty ccache)" env UMKIT_BUILD="$tmp/cold" CCACHE_DIR="$tmp/ccache" uml/kernel/kbuild.sh base
 	rm -rf "$tmp/cold" "$tmp/ccache"
 fi
-uml/kbuild.sh base >/dev/null
-t "no-change rebuild" uml/kbuild.sh base
+uml/kernel/kbuild.sh base >/dev/null
+t "no-change rebuild" uml/kernel/kbuild.sh base
 
 # A one-file variant: a real code change in mm/compaction.c, made against
 # the pristine source so it always applies.
-src=$(uml/fetch-source.sh)
+src=$(uml/kernel/fetch-source.sh)
 mkdir -p "$tmp/patches/bench-onefile" "$tmp/a/mm" "$tmp/b/mm"
 cp "$src/mm/compaction.c" "$tmp/a/mm/"
 sed 's/^static int __init kcompactd_init(void)$/&\n\/* umkit bench *\//' "$src/mm/compaction.c" > "$tmp/b/mm/compaction.c"
@@ -41,7 +41,7 @@ sed -i '0,/^\tint ret;$/s//\tint ret;\n\n\tpr_info("umkit bench variant\\n");/' 
 echo 0001-bench.patch > "$tmp/patches/bench-onefile/series"
 cp -r patches/base "$tmp/patches/"
 rm -rf build/k/bench-onefile
-t "one-file variant (first build)" env UMKIT_PATCHES="$tmp/patches" uml/kbuild.sh bench-onefile
+t "one-file variant (first build)" env UMKIT_PATCHES="$tmp/patches" uml/kernel/kbuild.sh bench-onefile
 rm -rf build/k/bench-onefile
 
 touch rootfs/init.c

@@ -8,7 +8,7 @@
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-uml/kbuild.sh base >/dev/null || exit 1
+uml/kernel/kbuild.sh base >/dev/null || exit 1
 stamp=$(date +%s)
 # One more comment line in the first hunk: a new hash, the same lines below.
 sed "s|^+/\* umkit-cov: a comment only, nothing to execute (test fixture) \*/|&\n+/* bench-coverage $stamp */|; s|^@@ -3921,6 +3921,7 @@|@@ -3921,6 +3921,8 @@|; s|^@@ -3930,6 +3931,8 @@|@@ -3930,6 +3932,8 @@|; s|^@@ -5327,6 +5330,8 @@|@@ -5327,6 +5331,8 @@|; s|^@@ -7646,6 +7651,7 @@|@@ -7646,6 +7652,7 @@|" \

@@ -2,7 +2,7 @@
 # make bench-debuginfo: what debug info costs a kernel of the kit, on this
 # machine: cold build (no ccache), rebuild after one mm/ file changed
 # (mm/vmscan.o recompiled without ccache, then the link), and the size of
-# the kernel binary, for base, base+debug (uml/debug.config: DWARF 5,
+# the kernel binary, for base, base+debug (uml/kernel/debug.config: DWARF 5,
 # full) and base+debug with DEBUG_INFO_REDUCED.  Slow (three cold builds
 # one after another: about 15-30 min on 2 cores); not part of make test.
 #
@@ -17,9 +17,9 @@ export CCACHE_DISABLE=1
 
 # The reduced form: the same fragment with DEBUG_INFO_REDUCED on.
 sed -e 's/^# CONFIG_DEBUG_INFO_REDUCED is not set/CONFIG_DEBUG_INFO_REDUCED=y/' \
-	uml/debug.config > "$scratch/reduced.config"
+	uml/kernel/debug.config > "$scratch/reduced.config"
 
-# Times are make's own (uml/kbuild.sh writes build.secs), without the
+# Times are make's own (uml/kernel/kbuild.sh writes build.secs), without the
 # wait for another checkout's build.
 
 # row NAME VARIANT BUILD_DIR [DEBUG_CONFIG]: cold (unless quick), rebuild, size.
@@ -27,11 +27,11 @@ row() {
 	name=$1 v=$2 b=$3 dc=${4:-$top/uml/debug.config}
 	cold=-
 	if [ -z "${BENCH_QUICK:-}" ]; then
-		UMKIT_BUILD=$b UMKIT_DEBUG_CONFIG=$dc sh uml/kbuild.sh "$v" >/dev/null
+		UMKIT_BUILD=$b UMKIT_DEBUG_CONFIG=$dc sh uml/kernel/kbuild.sh "$v" >/dev/null
 		cold=$(cat "$b/k/$v/build.secs")
 	fi
 	rm -f "$b/k/$v/obj/mm/vmscan.o"
-	UMKIT_BUILD=$b UMKIT_DEBUG_CONFIG=$dc sh uml/kbuild.sh "$v" >/dev/null
+	UMKIT_BUILD=$b UMKIT_DEBUG_CONFIG=$dc sh uml/kernel/kbuild.sh "$v" >/dev/null
 	rebuild=$(cat "$b/k/$v/build.secs")
 	bytes=$(stat -c %s "$b/k/$v/linux")
 	text=$(size "$b/k/$v/linux" | awk 'NR == 2 { print $1 }')

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "disk.h"
+#include "guest/disk.h"
 #include "util.h"
 
 /* Make and remove DIR/disk.img N times; print the times. */

@@ -48,7 +48,7 @@ printf '%-34s %7s ms %7s ms\n' "guest uptime at ready, disk" "$(pct "$tmp/disk.r
 printf '%-34s %7s ms %7s ms\n' "guest uptime at ready, -d 0" "$(pct "$tmp/none.ready" 50)" "$(pct "$tmp/none.ready" 90)"
 printf '%-34s %7s ms %7s ms\n' "guest: /init mounting the disk" "$(pct "$tmp/disk.mount" 50)" "$(pct "$tmp/disk.mount" 90)"
 
-# The launcher's share: disk_make() itself (uml/disk.c), timed in-process.
+# The launcher's share: disk_make() itself (uml/guest/disk.c), timed in-process.
 set -- $(UMKIT_TOP=$PWD build/tests/bench-disk "$tmp" 2048 50) || exit 1
 printf '%-34s %7s ms %7s ms   (%s KiB of data copied)\n' \
 	"launcher: disk_make (2 GiB), 50x" "$1" "$2" "$3"

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "guest.h"
-#include "initrd.h"
+#include "guest/guest.h"
+#include "guest/initrd.h"
 #include "util.h"
 
 /* One initrd_make into DIR, timed; the file is removed again. */

@@ -9,7 +9,7 @@
 #  - whole reads per second of /proc/vmstat with 1 and 4 readers;
 #  - guest CPU busy (from the guest's /proc/stat) while the real TUI runs
 #    on the mirror at 10 Hz, one view at a time (in tmux, 200x60), and
-#    while the whole recording set (uml/record.files) is polled at 10 Hz,
+#    while the whole recording set (uml/link/record.files) is polled at 10 Hz,
 #    beside the idle guest.
 # Targets (issue 3): p50 <= 1 ms for files under 8 KiB, >= 2000 reads/s,
 # 10 Hz polling costs the guest <= 2% CPU.
@@ -46,10 +46,10 @@ done
 
 echo
 echo "guest CPU busy (all CPUs, from the guest's /proc/stat), ${SECS} s each"
-set -- $("$B" poll 0 "$SECS" "$M" uml/record.files)
+set -- $("$B" poll 0 "$SECS" "$M" uml/link/record.files)
 echo "  idle guest:                      $1 %"
-set -- $("$B" poll 10 "$SECS" "$M" uml/record.files)
-echo "  record set polled at 10 Hz:      $1 % ($2 files per poll, uml/record.files)"
+set -- $("$B" poll 10 "$SECS" "$M" uml/link/record.files)
+echo "  record set polled at 10 Hz:      $1 % ($2 files per poll, uml/link/record.files)"
 busy() { awk '/^cpu / { print $2 + $3 + $4 + $6 + $7 + $8, $5 }' "$M/proc/stat"; }
 for v in lru compaction counters overview; do
 	tmux new-session -d -s umkit-bench-$$ -x 200 -y 60 \

@@ -8,7 +8,7 @@
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-uml/kbuild.sh base >/dev/null || exit 1
+uml/kernel/kbuild.sh base >/dev/null || exit 1
 stamp=$(date +%s)
 sed "s|^+\tpr_info(\"umkit-smoke: kswapd_init runs (test fixture)\\\\n\");|&\n+\t/* bench-smoke $stamp */|; s|^@@ -7646,6 +7646,7 @@|@@ -7646,6 +7646,8 @@|" \
 	tests/fixtures/smoke/good.patch > $tmp/p.patch

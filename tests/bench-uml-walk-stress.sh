@@ -7,7 +7,7 @@
 # kernel warning, oops or OOM kill; fails if there is one.
 cd "$(dirname "$0")/.." || exit 2
 secs=${STRESS_SECONDS:-600}
-uml/kbuild.sh uml-walk >/dev/null || { echo "bench: uml-walk does not build"; exit 1; }
+uml/kernel/kbuild.sh uml-walk >/dev/null || { echo "bench: uml-walk does not build"; exit 1; }
 echo "== uml-walk: ${secs} s aging/eviction stress, 4 CPUs, 256 MiB, DEBUG_VM"
 start=$(date +%s)
 out=$(./umkit exec -V uml-walk -c 4 -t $((secs + 120)) -- env SECS="$secs" \

@@ -13,7 +13,7 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT INT TERM
 
 echo "== compaction-noacct vs base: compact_memory on fragmented memory, $boots boots each"
-uml/kbuild.sh base >/dev/null && uml/kbuild.sh compaction-noacct >/dev/null || exit 1
+uml/kernel/kbuild.sh base >/dev/null && uml/kernel/kbuild.sh compaction-noacct >/dev/null || exit 1
 i=0
 while [ $i -lt "$boots" ]; do
 	sh tests/compaction-table.sh -V base w w - | sed -n 's/^round=[0-9]* noacct=- /col=base /p' >> "$tmp" || exit 1

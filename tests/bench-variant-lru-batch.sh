@@ -23,7 +23,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 for v in base lru-batch; do
-	uml/kbuild.sh $v >/dev/null || { echo "bench: variant $v does not build"; exit 1; }
+	uml/kernel/kbuild.sh $v >/dev/null || { echo "bench: variant $v does not build"; exit 1; }
 done
 
 . tests/bench-stats.sh

@@ -23,7 +23,7 @@ else
 	run="./umkit exec -c 2" pin=1 where="2 guest CPUs, procbench on CPU 1"
 fi
 echo "== rss-lazy vs base: procbench fork/exec/shell, $boots boots per kernel, $where"
-uml/kbuild.sh base >/dev/null && uml/kbuild.sh rss-lazy >/dev/null || exit 1
+uml/kernel/kbuild.sh base >/dev/null && uml/kernel/kbuild.sh rss-lazy >/dev/null || exit 1
 guest=$(cat <<'G'
 command -v procbench >/dev/null || { echo "no procbench in the guest (rootfs without the workloads)" >&2; exit 1; }
 S=/sys/kernel/debug/rss_counter/stats P=/sys/module/rss_counter/parameters/mode

@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 
 for v in base uml-walk; do
-	uml/kbuild.sh $v >/dev/null || { echo "bench: variant $v does not build"; exit 1; }
+	uml/kernel/kbuild.sh $v >/dev/null || { echo "bench: variant $v does not build"; exit 1; }
 done
 . tests/bench-stats.sh
 

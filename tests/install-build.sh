@@ -4,12 +4,12 @@
 # 'make test' (one unpack of the kernel source and one kernel build).
 #
 # As root: make install into a DESTDIR, then the administrator's step,
-# PREFIX/lib/umkit/shared-cache.sh, into a shared cache of this test's own
+# PREFIX/lib/umkit/kernel/shared-cache.sh, into a shared cache of this test's own
 # (the pinned source unpacked, a ccache filled by one base build; the
 # package comes from this checkout's cache and the ccache starts as a copy
 # of this checkout's, so neither a download nor a cold build is needed).
 # The shared ccache is ccache's file: remote storage layout, filled with
-# no locale and no rustc in the config (uml/kbuild.sh), so a student's
+# no locale and no rustc in the config (uml/kernel/kbuild.sh), so a student's
 # hashes match the administrator's.
 # Then an ordinary user with a fresh home puts a variant in
 # ~/.local/share/umkit/patches/hello (one patch to mm/vmscan.c), and the
@@ -61,7 +61,7 @@ seed=$T/seed-ccache
 mkdir -p "$seed"
 [ ! -d "$mine/ccache" ] || cp -a "$mine/ccache/." "$seed/"
 t0=$(date +%s)
-out=$(CCACHE_DIR=$seed UMKIT_SHARED_CACHE=$S sh "$D$P/lib/umkit/shared-cache.sh" 2>&1)
+out=$(CCACHE_DIR=$seed UMKIT_SHARED_CACHE=$S sh "$D$P/lib/umkit/kernel/shared-cache.sh" 2>&1)
 is "shared-cache.sh (the source unpacked, the ccache filled) exits 0" "$?" 0 ||
 	printf '%s\n' "$out" | tail -8 | sed 's/^/#   /'
 echo "# figure: shared-cache.sh $(( $(date +%s) - t0 )) s"

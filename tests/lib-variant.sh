@@ -3,7 +3,7 @@
 #
 #   variant_quick VARIANT [HOOK]
 #
-# builds the variant (uml/kbuild.sh), checks that 'umkit variants' lists
+# builds the variant (uml/kernel/kbuild.sh), checks that 'umkit variants' lists
 # it with its description, then runs a few of the exec checks (t-exec.sh),
 # the mirror checks (t-mirror-live.sh) and the TUI's --dump views on the
 # live mirror (t-tui-live.sh) against it, and that nothing is left behind.
@@ -15,7 +15,7 @@
 variant_quick() {
 	_v=$1 _hook=${2:-} _name=vq-$1-$$
 	_mnt=$TOP/run/$_name/mnt
-	if _o=$(uml/kbuild.sh "$_v" 2>&1); then ok "$_v: builds"
+	if _o=$(uml/kernel/kbuild.sh "$_v" 2>&1); then ok "$_v: builds"
 	else not_ok "$_v: builds" "$(printf '%s\n' "$_o" | tail -n 20)"; return 1; fi
 	_d=$(cat "patches/$_v/description")
 	like "$_v: 'umkit variants' lists it, built, with its description" \

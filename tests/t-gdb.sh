@@ -13,12 +13,12 @@ g=t-gdb-$$
 trap '"$UMKIT" stop $g >/dev/null 2>&1; rm -rf "$work"' EXIT INT TERM
 
 if ! command -v gdb >/dev/null; then
-	skip "umkit gdb" "gdb is not installed (uml/deps.sh installs it)"
+	skip "umkit gdb" "gdb is not installed (uml/install/deps.sh installs it)"
 	done_testing; exit
 fi
 # The debug kernel: built once (docs/debugging.md has the cost).
 t0=$(date +%s)
-check "the base+debug kernel builds" sh uml/kbuild.sh base+debug
+check "the base+debug kernel builds" sh uml/kernel/kbuild.sh base+debug
 echo "# base+debug kernel ready in $(( $(date +%s) - t0 )) s"
 
 # wait_file FILE PATTERN [TENTHS]: until FILE has a line matching PATTERN.

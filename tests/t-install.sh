@@ -59,7 +59,7 @@ is "every shipped variant's kernel is built" "$bad" "" || sed 's/^/#   /' "$T/kb
 out=$(make -s -C "$TOP" install DESTDIR="$D" PREFIX=$P KERNELS=asis 2>&1)
 is "make install DESTDIR PREFIX=$P exits 0" "$?" 0 || printf '%s\n' "$out" | tail -5 | sed 's/^/#   /'
 for f in bin/umkit lib/umkit/umkit-tui lib/umkit/installed lib/umkit/rootfs/initramfs.cpio \
-    lib/umkit/exercise/twothreads lib/umkit/umkit.config share/umkit/labs/01-tour.lab \
+    lib/umkit/exercise/twothreads lib/umkit/kernel/umkit.config share/umkit/labs/01-tour.lab \
     share/umkit/labs/kernel-keys share/umkit/labs/04-twothreads.c share/man/man1/umkit.1.gz \
     share/doc/umkit/README; do
 	[ -f "$D$P/$f" ] || missing="$missing $f"

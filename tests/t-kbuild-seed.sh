@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-kbuild-seed.sh - a variant's first build starts from a copy of another
-# tree's objects when both have the same config (uml/kbuild.sh): only
+# tree's objects when both have the same config (uml/kernel/kbuild.sh): only
 # what its patches change is compiled, a header's dependents included;
 # no path of the other tree is left in the copy; the other tree is not
 # touched; the kernel boots with the change.
@@ -16,7 +16,7 @@ mkdir -p $tmp/patches/seeded
 cp tests/fixtures/seed/0001-header-and-vmscan.patch $tmp/patches/seeded/
 echo 0001-header-and-vmscan.patch > $tmp/patches/seeded/series
 # kb VARIANT: kbuild.sh in the private build directory.
-kb() { UMKIT_PATCHES=$tmp/patches UMKIT_BUILD=$b uml/kbuild.sh "$@"; }
+kb() { UMKIT_PATCHES=$tmp/patches UMKIT_BUILD=$b uml/kernel/kbuild.sh "$@"; }
 # cc_of VARIANT: the objects its last build compiled.
 cc_of() { awk '$1 == "CC" { print $2 }' $b/k/$1/build.log; }
 
@@ -38,7 +38,7 @@ base_k=$(sha256sum < $b/k/base/linux)
 
 # On a terminal (script(1) gives it one), and under a make -s that
 # called it (MAKEFLAGS=s: the kernel's log must still list its objects).
-out=$(MAKEFLAGS=s script -qec "UMKIT_PATCHES=$tmp/patches UMKIT_BUILD=$b uml/kbuild.sh seeded" /dev/null 2>&1); rc=$?
+out=$(MAKEFLAGS=s script -qec "UMKIT_PATCHES=$tmp/patches UMKIT_BUILD=$b uml/kernel/kbuild.sh seeded" /dev/null 2>&1); rc=$?
 is "the variant builds" "$rc" 0
 like "... on a terminal, one updating line of the objects compiled" "$out" \
 	'umkit: building seeded: [0-9]+ objects, [0-9]+s'
@@ -76,7 +76,7 @@ like "... with the patch in it" "$out" 'umkit-smoke: kswapd_init runs \(test fix
 # copies of).  (The variant stops at
 # its first object, init/main.o, with an #error: the choice is made
 # before make starts.)
-src=$(uml/fetch-source.sh)
+src=$(uml/kernel/fetch-source.sh)
 mkdir -p $tmp/patches/early $tmp/m
 sed '1i #error umkit seed test' "$src/init/main.c" > $tmp/m/main.c
 diff -u --label a/init/main.c --label b/init/main.c "$src/init/main.c" $tmp/m/main.c \

@@ -34,7 +34,7 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$T/build/bin" "$T/build/k/base" "$T/build/rootfs" "$T/uml"
 cp "$TOP/build/bin/umkit" "$T/build/bin/"
-cp uml/allow.conf uml/mkdisk.sh "$T/uml/"
+cp uml/link/allow.conf uml/guest/mkdisk.sh "$T/uml/"
 for f in build/k/base/linux build/rootfs/initramfs.cpio; do
 	ln "$TOP/$f" "$T/$f" 2>/dev/null || cp -p "$TOP/$f" "$T/$f"
 done

@@ -51,7 +51,7 @@ done
 got=$("$UMKIT" smoke --hash - < $F/good.patch | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p')
 is "stdin gives the same variant" "$got" "$want"
 # A git tree holding the change as a commit (only mm/vmscan.c in it).
-src=$(uml/fetch-source.sh)
+src=$(uml/kernel/fetch-source.sh)
 g=$tmp/git
 mkdir -p $g/mm && cp "$src/mm/vmscan.c" $g/mm/ &&
 	git -C $g init -q && git -C $g add . &&

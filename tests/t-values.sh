@@ -34,7 +34,7 @@ missing=
 for f in $("$V" --files); do
 	grep -qxF "$f" "$TOP/uml/record.files" || missing="$missing $f"
 done
-is "every file --files lists is recorded (uml/record.files)" "$missing" ""
+is "every file --files lists is recorded (uml/link/record.files)" "$missing" ""
 
 # a recording: snapshot 1 is one aging later (generation 6 new, 2 gone)
 rec=$(mktemp -d)

@@ -13,7 +13,7 @@
 V=compaction-noacct
 P=sys/module/compaction/parameters/noacct
 
-# Through the mirror: the switch is in uml/allow.conf.
+# Through the mirror: the switch is in uml/link/allow.conf.
 knob() {
 	is "$V: noacct reads N (7.2's accounting) after boot" "$(cat "$2/$P" 2>&1)" N
 	if echo 1 > "$2/$P" 2>/dev/null; then ok "$V: noacct is writable through the mirror"

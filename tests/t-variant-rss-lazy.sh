@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# Through the mirror: the policy switch is in uml/allow.conf.
+# Through the mirror: the policy switch is in uml/link/allow.conf.
 knob() {
 	is "$V: rss_counter.mode reads lazy after boot" "$(cat "$2/$P" 2>&1)" lazy
 	if echo atomic > "$2/$P" 2>/dev/null; then ok "$V: the mode is writable through the mirror"

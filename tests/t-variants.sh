@@ -6,7 +6,7 @@
 
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-pristine=$(uml/fetch-source.sh)
+pristine=$(uml/kernel/fetch-source.sh)
 base="$TOP/build/k/base/linux"
 base_sum=$(sha256sum < "$base" 2>/dev/null)
 mm_sum=$(sha256sum < "$pristine/mm/vmscan.c")
@@ -34,7 +34,7 @@ cat > "$tmp/patches/broken/0002-bad.patch" <<'P'
  nor this
  or this
 P
-out=$(UMKIT_PATCHES="$tmp/patches" UMKIT_BUILD="$tmp/build" uml/kbuild.sh broken 2>&1)
+out=$(UMKIT_PATCHES="$tmp/patches" UMKIT_BUILD="$tmp/build" uml/kernel/kbuild.sh broken 2>&1)
 rc=$?
 is "a failing patch exits with status 2" "$rc" 2
 like "the error names the variant and the patch file" "$out" 'variant broken: patch .*0002-bad.patch does not apply'
@@ -48,7 +48,7 @@ is "the base kernel is untouched" "$(sha256sum < "$base" 2>/dev/null)" "$base_su
 # A missing patch file named in the series.
 mkdir -p "$tmp/patches/missing"
 echo "0001-nowhere.patch" > "$tmp/patches/missing/series"
-out=$(UMKIT_PATCHES="$tmp/patches" UMKIT_BUILD="$tmp/build" uml/kbuild.sh missing 2>&1)
+out=$(UMKIT_PATCHES="$tmp/patches" UMKIT_BUILD="$tmp/build" uml/kernel/kbuild.sh missing 2>&1)
 rc=$?
 is "a missing patch file exits with status 2" "$rc" 2
 like "a missing patch file is named" "$out" 'series names 0001-nowhere.patch'
@@ -59,9 +59,9 @@ else ok "no tree is made for it"; fi
 # A build with nothing to do keeps the kernel binary as it was.
 ident() { stat -c '%i %.9Y' "$1" 2>/dev/null; }
 if [ -x "$base" ]; then
-	uml/kbuild.sh base >/dev/null 2>&1	# records where the binary came from
+	uml/kernel/kbuild.sh base >/dev/null 2>&1	# records where the binary came from
 	b=$(ident "$base")
-	uml/kbuild.sh base >/dev/null 2>&1
+	uml/kernel/kbuild.sh base >/dev/null 2>&1
 	is "a no-change build keeps build/k/base/linux (same inode and mtime)" \
 		"$(ident "$base")" "$b"
 else skip "a no-change build keeps the kernel" "no base kernel (make kernel)"; fi
@@ -72,7 +72,7 @@ cache=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
 ( exec 7>"$cache/fetch.lock"; flock 7; : > "$tmp/locked"; sleep 3
   echo holder >> "$tmp/order" ) &
 while [ ! -e "$tmp/locked" ]; do sleep 0.05; done
-uml/fetch-source.sh >/dev/null 2>"$tmp/fetch.err" && echo fetch >> "$tmp/order"
+uml/kernel/fetch-source.sh >/dev/null 2>"$tmp/fetch.err" && echo fetch >> "$tmp/order"
 wait
 is "fetch-source.sh waits for the fetch lock" "$(cat "$tmp/order" | tr '\n' ' ')" "holder fetch "
 like "and says it waits" "$(cat "$tmp/fetch.err")" 'waiting for another fetch'
@@ -81,7 +81,7 @@ like "and says it waits" "$(cat "$tmp/fetch.err")" 'waiting for another fetch'
 mkdir -p "$tmp/patches/badcfg"
 : > "$tmp/patches/badcfg/series"
 printf 'CONFIG_TRANSPARENT_HUGEPAGE=y\nCONFIG_UMKIT_NO_SUCH_OPTION=y\n' > "$tmp/patches/badcfg/config"
-out=$(UMKIT_PATCHES="$tmp/patches" UMKIT_BUILD="$tmp/build" uml/kbuild.sh badcfg 2>&1)
+out=$(UMKIT_PATCHES="$tmp/patches" UMKIT_BUILD="$tmp/build" uml/kernel/kbuild.sh badcfg 2>&1)
 rc=$?
 is "options that do not stick exit with status 3" "$rc" 3
 like "TRANSPARENT_HUGEPAGE is reported by name" "$out" 'CONFIG_TRANSPARENT_HUGEPAGE=y \(got n\)'
@@ -96,7 +96,7 @@ like "base config has SMP, LRU_GEN_ENABLED and compaction" \
 like "base config has HOSTFS off" "$(grep HOSTFS "$cfg")" '# CONFIG_HOSTFS is not set'
 
 # KSRC pointing at something that is not a kernel tree.
-out=$(KSRC="$tmp" uml/kbuild.sh base 2>&1)
+out=$(KSRC="$tmp" uml/kernel/kbuild.sh base 2>&1)
 like "KSRC that is not a tree is refused by name" "$out" "KSRC=$tmp is not a Linux source tree"
 
 done_testing

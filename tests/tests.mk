@@ -25,7 +25,7 @@ bench-boot: all
 	@sh tests/bench-boot.sh
 
 # The guest disk's boot cost; the workloads' figures and their spread.
-$(B)/tests/bench-disk: tests/bench-disk.c tests/bench.h uml/disk.c uml/disk.h uml/util.c \
+$(B)/tests/bench-disk: tests/bench-disk.c tests/bench.h uml/guest/disk.c uml/guest/disk.h uml/util.c \
 		uml/util-core.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^)
@@ -58,8 +58,8 @@ bench-debuginfo: all
 # Your own files (--add) and stdin (-i): their boot cost and throughput.
 .PHONY: bench-guest-io
 bench: bench-guest-io
-$(B)/tests/bench-initrd: tests/bench-initrd.c tests/bench.h uml/initrd.c uml/initrd.h \
-		uml/guest.c uml/disk.c uml/util.c uml/util-core.c
+$(B)/tests/bench-initrd: tests/bench-initrd.c tests/bench.h uml/guest/initrd.c uml/guest/initrd.h \
+		uml/guest/guest.c uml/guest/disk.c uml/util.c uml/util-core.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -lpthread
 

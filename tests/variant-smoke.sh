@@ -1,7 +1,7 @@
 # tests/variant-smoke.sh - the quick subset of the exec, mirror and TUI
 # checks, run against one kernel variant (source it after lib.sh).
 #
-#   variant_build VARIANT       build it (uml/kbuild.sh); fails the test
+#   variant_build VARIANT       build it (uml/kernel/kbuild.sh); fails the test
 #                               script when it does not build
 #   variant_smoke VARIANT NAME  one-shot guests, then the long-lived guest
 #                               NAME with its mirror, read and written, and

@@ -1,8 +1,8 @@
 /*
  * recfmt.h - the recording format (docs/recording.md), in one place for
- * the writer (uml/record.c: umkit record) and the readers (tui/source.c,
+ * the writer (uml/link/record.c: umkit record) and the readers (tui/source.c,
  * umkit-value --history): the header file, the index lines, the snapshot
- * directory names and the file set (uml/record.files).
+ * directory names and the file set (uml/link/record.files).
  *
  *	DIR/umkit-recording	"umkit-recording 1", then "key value" lines
  *	DIR/index		"SEQ UNIX_MS ELAPSED_MS" per complete snapshot
@@ -72,7 +72,7 @@ struct rec_files {
 	char	**pat;
 };
 /*
- * Parse the text of a file set (uml/record.files): one path or pattern
+ * Parse the text of a file set (uml/link/record.files): one path or pattern
  * per line, '#' starts a comment, blanks around are ignored.  A pattern
  * with blanks inside, an absolute one or one with a '..' component is an
  * error: returns -1 with *lineno and err ("'..' would leave the root:

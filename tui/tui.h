@@ -183,7 +183,7 @@ struct view {
 	double		(*tick)(double now_ms, bool *changed);
 	const char	*help;		/* one line, then its keys, '\n' between */
 	/* Every root-relative file update() may read, as glob patterns,
-	 * NULL-terminated: uml/record.files must keep them all
+	 * NULL-terminated: uml/link/record.files must keep them all
 	 * (test-view-files checks both against what the view reads). */
 	const char *const *files;
 };

@@ -84,7 +84,7 @@ $(TUI_UNIT): $(B)/tests/test-%: $(B)/obj/tui-test/test-%.o $(TUI_TEST_LINK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(TUI_SAN) -o $@ $^ -lcmocka
 
-# The views' file tables against what they read and uml/record.files:
+# The views' file tables against what they read and uml/link/record.files:
 # the views and their helpers (not tui.c), sanitized, with curses.
 TUI_VIEW_TEST_OBJS := $(patsubst %,$(B)/obj/tui-test/%.o,source draw views \
 	view-lru view-compact view-counters view-overview view-help)
@@ -118,7 +118,7 @@ bench-tui: $(B)/bin/umkit-tui
 TUI_FUZZ_SRCS := $(patsubst %,tui/%.c,$(PARSE_LIB_MODULES)) uml/util-core.c
 
 $(B)/tests/fuzz-parse-replay: tests/fuzz/fuzz-parse.c tests/fuzz/replay.c \
-		uml/proto.c $(TUI_TEST_LINK)
+		uml/link/proto.c $(TUI_TEST_LINK)
 	@mkdir -p $(@D)
 	$(CC) -Itui -Iuml $(CFLAGS) $(TUI_SAN) \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-parse"' -o $@ \
@@ -140,7 +140,7 @@ fuzz-parse: $(B)/fuzz/fuzz-parse
 # The value layer's spec parser reads lab files' text: its own target,
 # run against the fixture root (values_get must agree with values_check).
 $(B)/tests/fuzz-values-replay: tests/fuzz/fuzz-values.c tests/fuzz/replay.c \
-		uml/proto.c $(TUI_TEST_LINK)
+		uml/link/proto.c $(TUI_TEST_LINK)
 	@mkdir -p $(@D)
 	$(CC) -Itui -Iuml $(CFLAGS) $(TUI_SAN) \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-values"' \

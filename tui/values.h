@@ -110,7 +110,7 @@ void	values_format(char *out, size_t n, double v);
 
 /* The root-relative files (glob patterns) a spec can name, except
  * file[PATH], NULL-terminated: a recording must keep them
- * (uml/record.files; a test compares the two). */
+ * (uml/link/record.files; a test compares the two). */
 extern const char *const values_files[];
 
 #endif

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 
-#include "run.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
 

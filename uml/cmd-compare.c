@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "compare.h"
-#include "guest.h"
+#include "patch/bench.h"
+#include "patch/compare.h"
+#include "guest/guest.h"
 #include "umkit.h"
 #include "util.h"
 
@@ -48,7 +48,7 @@ variant_kernel(const char *v)
 	k = xasprintf("%s/build/smoke/%s/linux", top_dir(), v + 6);
 	if (access(k, X_OK) == 0)
 		return k;
-	script = top_path("uml/kbuild.sh");
+	script = top_path("uml/kernel/kbuild.sh");
 	build = top_path("build");
 	cmd = xasprintf("UMKIT_BUILD='%s' '%s' '%s' >/dev/null", build, script, v);
 	if (system(cmd) != 0 || access(k, X_OK) < 0)

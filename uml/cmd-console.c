@@ -9,7 +9,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "ctl.h"
+#include "guest/ctl.h"
 #include "umkit.h"
 #include "util.h"
 

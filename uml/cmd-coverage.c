@@ -2,7 +2,7 @@
  * cmd-coverage.c - 'umkit coverage NAME FILE...': which lines of a
  * profiled source file a running guest has run, read through its mirror
  * (the .gcda files under /sys/kernel/debug/gcov) and the notes files its
- * kernel's build left beside it (gcno/, see uml/kbuild.sh); --reset
+ * kernel's build left beside it (gcno/, see uml/kernel/kbuild.sh); --reset
  * zeroes the counters first, so a step's own lines can be told apart.
  */
 #define _GNU_SOURCE
@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cov.h"
-#include "ctl.h"
-#include "run.h"
+#include "cov/cov.h"
+#include "guest/ctl.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
 

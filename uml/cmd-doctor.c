@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "guest.h"
-#include "preflight.h"
+#include "guest/guest.h"
+#include "guest/preflight.h"
 #include "umkit.h"
 #include "util.h"
 

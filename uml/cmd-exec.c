@@ -10,18 +10,18 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "ctl.h"
-#include "gdb.h"
-#include "cov.h"
-#include "guest.h"
-#include "initrd.h"
-#include "link.h"
-#include "oops.h"
-#include "preflight.h"
-#include "run.h"
+#include "guest/ctl.h"
+#include "guest/gdb.h"
+#include "cov/cov.h"
+#include "guest/guest.h"
+#include "guest/initrd.h"
+#include "link/link.h"
+#include "guest/oops.h"
+#include "guest/preflight.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
-#include "watch.h"
+#include "guest/watch.h"
 
 /* exec --gdb: gdb on the one-shot guest, in a thread of its own. */
 struct exec_gdb {

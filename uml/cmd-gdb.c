@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctl.h"
-#include "gdb.h"
-#include "run.h"
+#include "guest/ctl.h"
+#include "guest/gdb.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
 #include "values.h"

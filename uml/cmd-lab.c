@@ -22,12 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ctl.h"
-#include "lab-ex.h"
-#include "lab-out.h"
-#include "lab-run.h"
-#include "lab-ui.h"
-#include "run.h"
+#include "guest/ctl.h"
+#include "lab/lab-ex.h"
+#include "lab/lab-out.h"
+#include "lab/lab-run.h"
+#include "lab/lab-ui.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
 

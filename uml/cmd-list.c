@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl.h"
-#include "run.h"
+#include "guest/ctl.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
 

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "patch/bench.h"
 #include "umkit.h"
 #include "util.h"
 

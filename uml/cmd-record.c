@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "run.h"
+#include "link/record.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
 

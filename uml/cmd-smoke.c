@@ -5,7 +5,7 @@
  * The inputs become one patch list (patchin.h) written as the variant
  * smoke-HASH in build/smoke/HASH (content-addressed: the same change in
  * any form is the same variant, and its build is reused).  Each stage is
- * a subprocess of the kit's own tools (uml/kbuild.sh, umkit exec, umkit
+ * a subprocess of the kit's own tools (uml/kernel/kbuild.sh, umkit exec, umkit
  * lab), so their cleanup on failure, timeout and Ctrl-C holds here too.
  */
 #define _GNU_SOURCE
@@ -21,10 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "guest.h"
-#include "patchin.h"
-#include "smoke.h"
+#include "patch/bench.h"
+#include "guest/guest.h"
+#include "patch/patchin.h"
+#include "patch/smoke.h"
 #include "umkit.h"
 #include "util.h"
 
@@ -432,13 +432,13 @@ build_tick(void *arg)
 		    (now_ms() - pr->t0) / 1000);
 }
 
-/* Stage 2: apply and build (uml/kbuild.sh); the evidence on failure. */
+/* Stage 2: apply and build (uml/kernel/kbuild.sh); the evidence on failure. */
 int
 smoke_kbuild(struct smoke *s, const char *variant, const char *dir,
     const char *tree, const char *apply_stage, const char *build_stage,
     char **kernel)
 {
-	char		*sh = top_path("uml/kbuild.sh"), *log, *out, *blog;
+	char		*sh = top_path("uml/kernel/kbuild.sh"), *log, *out, *blog;
 	char		*argv[] = { sh, (char *)variant, NULL };
 	long long	 t0 = now_ms();
 	int		 rc, n;
@@ -696,7 +696,7 @@ smoke_runs(struct smoke *s)
 	const char *kern[2] = { base, s->kernel }, *side[2] = { "base", "patched" };
 
 	if (access(base, X_OK) < 0) {
-		char *sh = top_path("uml/kbuild.sh"), *argv[] = { sh, "base", NULL };
+		char *sh = top_path("uml/kernel/kbuild.sh"), *argv[] = { sh, "base", NULL };
 
 		if (run_to(argv, NULL, 0) != 0)
 			fatalx("building the base kernel failed");

@@ -3,10 +3,10 @@
 #include <getopt.h>
 #include <unistd.h>
 
-#include "guest.h"
-#include "initrd.h"
-#include "run.h"
-#include "supervisor.h"
+#include "guest/guest.h"
+#include "guest/initrd.h"
+#include "guest/rundir.h"
+#include "guest/supervisor.h"
 #include "umkit.h"
 #include "util.h"
 

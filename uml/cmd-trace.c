@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctl.h"
-#include "run.h"
+#include "guest/ctl.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
 

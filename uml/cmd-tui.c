@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "guest/rundir.h"
 #include "umkit.h"
 #include "util.h"
 

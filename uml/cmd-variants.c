@@ -98,7 +98,7 @@ const struct cmd cmd_variants = {
 "its own variants (their kernels are installed), then yours: a directory\n"
 "~/.local/share/umkit/patches/VARIANT ($XDG_DATA_HOME) with a series file,\n"
 "built into ~/.cache/umkit on first use ('umkit exec -V VARIANT ...').\n"
-"Any VARIANT+debug is the same kernel with debug info (uml/debug.config;\n"
+"Any VARIANT+debug is the same kernel with debug info (uml/kernel/debug.config;\n"
 "shown once built).\n"
 "\n"
 "Example:\n"

@@ -1,9 +1,9 @@
 # uml/uml.mk - the launcher (build/bin/umkit, ./umkit) and the kernels.
 #
-# The guest link (uml/link.mk) and the FUSE mirror (uml/mirror.mk) keep
+# The guest link (uml/link/link.mk) and the FUSE mirror (uml/link/mirror.mk) keep
 # their own rules and hand their objects over in LINK_OBJS / MIRROR_OBJS.
 
-include $(wildcard uml/link.mk uml/mirror.mk uml/lab.mk)
+include $(wildcard uml/link/link.mk uml/link/mirror.mk uml/lab/lab.mk)
 
 FUSE_CFLAGS	:= $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
@@ -12,11 +12,11 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
 		   cleanup doctor lab get gdb smoke compare plot coverage
-LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest.c uml/disk.c uml/initrd.c uml/run.c uml/watch.c uml/gdb.c uml/oops.c \
-		   uml/ctl.c uml/supervisor.c uml/preflight.c \
+LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest/guest.c uml/guest/disk.c uml/guest/initrd.c uml/guest/rundir.c uml/guest/watch.c uml/guest/gdb.c uml/guest/oops.c \
+		   uml/guest/ctl.c uml/guest/supervisor.c uml/guest/preflight.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
-		   uml/lab-file.c uml/lab-expr.c uml/lab-run.c uml/lab-out.c uml/lab-ex.c uml/lab-exbuild.c \
-		   uml/lab-ui.c uml/patchin.c uml/bench.c uml/stats.c uml/cov.c uml/cov-link.c uml/cov-report.c uml/smoke-cov.c uml/compare-cov.c
+		   uml/lab/lab-file.c uml/lab/lab-expr.c uml/lab/lab-run.c uml/lab/lab-out.c uml/lab/lab-ex.c uml/lab/lab-exbuild.c \
+		   uml/lab/lab-ui.c uml/patch/patchin.c uml/patch/bench.c uml/patch/stats.c uml/cov/cov.c uml/cov/cov-link.c uml/cov/cov-report.c uml/patch/smoke-cov.c uml/patch/compare-cov.c
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
 all-parts: kernel umkit
@@ -36,17 +36,17 @@ $(B)/bin/umkit: $(LAUNCHER_OBJS) $(LINK_OBJS) $(MIRROR_OBJS) \
 $(B)/tests/umkit-asan: $(LAUNCHER_SRCS) $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
 		$(MIRROR_OBJS:$(B)/obj/%.o=%.c) $(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -Itui -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -Iuml -Itui -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread -lm
 TEST_PROGS	+= $(B)/tests/umkit-asan
 
 # ./umkit is what users type; it finds the checkout from its own path.
 umkit: $(B)/bin/umkit
 	ln -sf $(B)/bin/umkit umkit
 
-# The kernel: uml/kbuild.sh decides what is stale (see its header).
+# The kernel: uml/kernel/kbuild.sh decides what is stale (see its header).
 kernel:
 	@$(LABEL) KERNEL $(VARIANT)
-	+@uml/kbuild.sh $(VARIANT) >/dev/null
+	+@uml/kernel/kbuild.sh $(VARIANT) >/dev/null
 
 # The layout's unit test (util.c: checkout or install, where each file
 # goes), plain and with ASan/UBSan.

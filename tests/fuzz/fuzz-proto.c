@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto.h"
+#include "link/proto.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -16,7 +16,7 @@
 
 #include <sanitizer/common_interface_defs.h>
 
-#include "proto.h"
+#include "link/proto.h"
 #include "util.h"
 
 /* The input being replayed, for the sanitizer's death callback. */

@@ -1,7 +1,7 @@
 /*
  * bench-link.c - latency of the guest link itself, without FUSE: boots the
  * kit's kernel with one end of a socketpair as ssl1 (as the launcher
- * does), then times requests through uml/link.c.
+ * does), then times requests through uml/link/link.c.
  *
  *   bench-link KERNEL INITRD [N]
  */
@@ -20,7 +20,7 @@
 
 #include "../bench.h"
 
-#include "link.h"
+#include "link/link.h"
 
 static struct link *L;
 static int	N = 500;

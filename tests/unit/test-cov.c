@@ -1,5 +1,5 @@
 /*
- * test-cov.c - unit tests of patch coverage (uml/cov.c): hunks of a real
+ * test-cov.c - unit tests of patch coverage (uml/cov/cov.c): hunks of a real
  * fixture patch, added lines renumbered through a later patch of the
  * same file (shifted, removed), gcov's JSON (paths made tree-relative,
  * counts summed over runs, non-executable lines) and the per-hunk
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cov.h"
+#include "cov/cov.h"
 #include "util.h"
 
 #define FIX	TOP "/tests/fixtures/smoke"

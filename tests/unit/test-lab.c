@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "lab-ex.h"
-#include "lab-out.h"
-#include "lab.h"
+#include "lab/lab-ex.h"
+#include "lab/lab-out.h"
+#include "lab/lab.h"
 #include "util.h"
 
 static const char good[] =

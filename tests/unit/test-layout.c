@@ -97,7 +97,7 @@ test_checkout(void **st)
 	assert_null(L.own_patches);
 	maps(&L, "build/k/base/linux", "/co/build/k/base/linux");
 	maps(&L, "run", "/co/run");
-	maps(&L, "uml/allow.conf", "/co/uml/allow.conf");
+	maps(&L, "uml/link/allow.conf", "/co/uml/link/allow.conf");
 	maps(&L, "run/log/x.log", "/co/run/log/x.log");
 	kit_layout_free(&L);
 	/* the ASan launcher lives in build/tests/ */
@@ -142,7 +142,7 @@ test_install_defaults(void **st)
 	maps(&L, "build/k/mine/linux", "/.cache/umkit/build/k/mine/linux");
 	maps(&L, "build/disk/ext4-2048M.img", "/.cache/umkit/build/disk/ext4-2048M.img");
 	maps(&L, "build", "/.cache/umkit/build");
-	maps(&L, "uml/kbuild.sh", "/pfx/lib/umkit/kbuild.sh");
+	maps(&L, "uml/kernel/kbuild.sh", "/pfx/lib/umkit/kernel/kbuild.sh");
 	maps(&L, "patches", "/pfx/share/umkit/patches");
 	maps(&L, "labs", "/pfx/share/umkit/labs");
 	maps(&L, "run", "/.local/state/umkit/run");

@@ -1,7 +1,7 @@
 /*
  * test-link.c - end-to-end tests of the guest link without UML: the real
  * agent (built for the host) serves the host's own files over a
- * socketpair to the real client (uml/link.c).  Fake peers written here
+ * socketpair to the real client (uml/link/link.c).  Fake peers written here
  * stand in for a broken, hung or dead agent.
  */
 #define _GNU_SOURCE
@@ -25,8 +25,8 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
-#include "link.h"
-#include "proto.h"
+#include "link/link.h"
+#include "link/proto.h"
 
 #ifndef AGENT
 #define AGENT "build/tests/umkit-agent"

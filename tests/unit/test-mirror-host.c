@@ -31,8 +31,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "link.h"
-#include "mirror.h"
+#include "link/link.h"
+#include "link/mirror.h"
 #include "util.h"
 
 #ifndef AGENT

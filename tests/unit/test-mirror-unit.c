@@ -1,7 +1,7 @@
 /*
  * Unit tests of the mirror's pure parts: the guest path normalizer, the
  * symlink text it returns, and the allowlist parser and matcher
- * (including the kit's own uml/allow.conf).
+ * (including the kit's own uml/link/allow.conf).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "mirror-policy.h"
+#include "link/mirror-policy.h"
 #include "util.h"
 
 /* Normalize in; return the errno and leave the result in out. */
@@ -228,7 +228,7 @@ test_allow_kit(void **st)
 		"/sys/power/state", "/proc/1/mem",
 	};
 	struct allowlist	*al;
-	char			*path = top_path("uml/allow.conf");
+	char			*path = top_path("uml/link/allow.conf");
 	size_t			 i;
 
 	al = allowlist_load(path, stderr);

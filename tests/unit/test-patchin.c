@@ -1,5 +1,5 @@
 /*
- * test-patchin.c - unit tests of the patch input parser (uml/patchin.c):
+ * test-patchin.c - unit tests of the patch input parser (uml/patch/patchin.c):
  * SHA-256 against known digests, every input form of the smoke fixture
  * giving one hash, mbox threads (order, cover letter, replies, missing
  * and doubled parts, versions), quoted-printable and ">From " escapes,
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "patchin.h"
+#include "patch/patchin.h"
 #include "util.h"
 
 #define FIX	TOP "/tests/fixtures/smoke"

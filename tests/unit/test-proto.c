@@ -1,5 +1,5 @@
 /*
- * test-proto.c - unit tests of the frame codec (uml/proto.c): round trips
+ * test-proto.c - unit tests of the frame codec (uml/link/proto.c): round trips
  * of every frame kind, and every truncated or malformed variant.
  */
 #define _GNU_SOURCE
@@ -13,7 +13,7 @@
 #include <dirent.h>
 #include <cmocka.h>
 
-#include "proto.h"
+#include "link/proto.h"
 
 /* Decode the one frame in pb; returns its payload pointer. */
 static const uint8_t *

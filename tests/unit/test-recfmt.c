@@ -1,6 +1,6 @@
 /* Unit tests: the recording format module (tui/recfmt.c) that umkit
  * record writes and the TUI reads: header, index lines, snapshot names,
- * the file set's syntax and matching, and uml/record.files itself. */
+ * the file set's syntax and matching, and uml/link/record.files itself. */
 #include "tui-test.h"
 #include "recfmt.h"
 
@@ -125,7 +125,7 @@ static void test_record_files(void **st)
 	unsigned line;
 	size_t len;
 
-	text = top_file("uml/record.files", &len);
+	text = top_file("uml/link/record.files", &len);
 	assert_int_equal(rec_files_parse(text, len, &fs, &line, err, sizeof(err)), 0);
 	assert_true(rec_files_match(&fs, "sys/kernel/debug/lru_gen"));
 	assert_true(rec_files_match(&fs, "proc/1/status"));

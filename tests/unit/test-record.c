@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "record.h"
+#include "link/record.h"
 #include "util.h"
 
 static char	*tmp;
@@ -246,7 +246,7 @@ test_host_root(void **st)
 	int		 n;
 
 	mine = xstrdup(mine);
-	files = top_path("uml/record.files");
+	files = top_path("uml/link/record.files");
 	setenv("UMKIT_RECORD_FILES", files, 1);
 	n = record_run("/", dir, 250, 2, &stop, stderr);
 	setenv("UMKIT_RECORD_FILES", mine, 1);

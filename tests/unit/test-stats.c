@@ -1,5 +1,5 @@
 /*
- * test-stats.c - unit tests of uml/stats.c against known values: the
+ * test-stats.c - unit tests of uml/patch/stats.c against known values: the
  * incomplete beta function, Student's t tail, and Welch's t-test on a
  * textbook pair of samples.
  */
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "patch/stats.h"
 
 /* I_x(a, b) at points with closed forms. */
 static void

@@ -297,7 +297,7 @@ static void note_read(const char *rel, void *arg)
 }
 
 /* Files are read once until values_refresh(); every file read is in
- * values_files, and values_files is in uml/record.files. */
+ * values_files, and values_files is in uml/link/record.files. */
 static void test_cache_and_files(void **st)
 {
 	struct rec_files table = { 0 }, seen = { 0 }, recorded = { 0 };
@@ -338,11 +338,11 @@ static void test_cache_and_files(void **st)
 	for (int i = 0; i < seen.n; i++)
 		if (!rec_files_match(&table, seen.pat[i]))
 			fail_msg("values read %s, which values_files does not list", seen.pat[i]);
-	text = top_file("uml/record.files", &len);
+	text = top_file("uml/link/record.files", &len);
 	assert_int_equal(rec_files_parse(text, len, &recorded, &line, err, sizeof(err)), 0);
 	for (int i = 0; values_files[i]; i++)
 		if (!rec_files_has(&recorded, values_files[i]))
-			fail_msg("uml/record.files lacks %s, which a value can name", values_files[i]);
+			fail_msg("uml/link/record.files lacks %s, which a value can name", values_files[i]);
 	free(text);
 	rec_files_free(&recorded);
 	rec_files_free(&seen);

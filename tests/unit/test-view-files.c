@@ -1,10 +1,10 @@
 /*
  * Unit test: the files each TUI view reads, its declared table
- * (struct view .files) and uml/record.files stay in step.  Each view
+ * (struct view .files) and uml/link/record.files stay in step.  Each view
  * updates on the fixture root with every key it takes pressed once (the
  * lru view's t reads lru_gen_full); every file it reads must match its
  * table, every table entry must be read and be a line of
- * uml/record.files, and every line there must be read by a view or be
+ * uml/link/record.files, and every line there must be read by a view or be
  * nameable by a value spec (values_files): a recording replays what the
  * TUI and the lab checks read, and keeps nothing else.
  */
@@ -79,7 +79,7 @@ static void test_view_files(void **st)
 	int nv = 0;
 
 	snprintf(root, sizeof(root), "%s/tests/fixtures/guest", top ? top : ".");
-	text = top_file("uml/record.files", &len);
+	text = top_file("uml/link/record.files", &len);
 	assert_int_equal(rec_files_parse(text, len, &recorded, &line, err, sizeof(err)), 0);
 	free(text);
 	source_open(&src, root);
@@ -97,7 +97,7 @@ static void test_view_files(void **st)
 				fail_msg("view %s lists %s but never read it", views[vi]->name,
 					 fs.pat[i]);
 			if (!rec_files_has(&recorded, fs.pat[i]))
-				fail_msg("uml/record.files lacks %s, which view %s reads",
+				fail_msg("uml/link/record.files lacks %s, which view %s reads",
 					 fs.pat[i], views[vi]->name);
 		}
 	}
@@ -113,7 +113,7 @@ static void test_view_files(void **st)
 		for (int i = 0; values_files[i]; i++)
 			known |= !strcmp(values_files[i], recorded.pat[k]);
 		if (!known)
-			fail_msg("uml/record.files keeps %s, which no view reads and no value "
+			fail_msg("uml/link/record.files keeps %s, which no view reads and no value "
 				 "names", recorded.pat[k]);
 	}
 	rec_files_free(&recorded);

@@ -1,0 +1,578 @@
+/* guest.c - boot a UML guest, log and watch its console, kill it. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/personality.h>
+#include <sys/syscall.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "disk.h"
+#include "guest.h"
+#include "initrd.h"
+#include "util.h"
+
+#define NTAIL	(sizeof ((struct guest *)0)->tail / sizeof (char *))
+
+/* Lines that mean the guest kernel died or is about to. */
+static const char *panic_marks[] = {
+	"Kernel panic - not syncing",
+	"BUG: ",
+	"Oops: ",
+	"kernel BUG at",
+	"general protection fault",
+	"Unable to handle kernel",
+	NULL
+};
+
+/* Fill in the defaults. */
+void
+guest_opts_init(struct guest_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->variant = getenv("UMKIT_VARIANT") ? getenv("UMKIT_VARIANT") : "base";
+	o->mem_mb = GUEST_DEFAULT_MEM_MB;
+	o->cpus = GUEST_DEFAULT_CPUS;
+	o->disk_mb = DISK_DEFAULT_MB;
+}
+
+/* Apply one option shared by every command that boots a guest. */
+void
+guest_opt(struct guest_opts *o, int opt, const char *arg)
+{
+	char	*end;
+	long	 v;
+
+	switch (opt) {
+	case 'V':
+		if (*arg == '\0' || strchr(arg, '/') != NULL || *arg == '.')
+			fatalx("-V %s: not a variant name (see 'umkit variants')", arg);
+		o->variant = arg;
+		break;
+	case 'k':
+		o->kernel = arg;
+		break;
+	case 'm':
+		if ((o->mem_mb = parse_mem_mb(arg)) < 32)
+			fatalx("-m %s: want a size like 256M or 1G (at least 32M)", arg);
+		break;
+	case 'c':
+		v = strtol(arg, &end, 10);
+		if (*arg == '\0' || *end != '\0' || v < 1 || v > GUEST_MAX_CPUS)
+			fatalx("-c %s: want a CPU count from 1 to %d", arg, GUEST_MAX_CPUS);
+		o->cpus = v;
+		break;
+	case 'd':
+		if ((o->disk_mb = disk_parse_mb(arg)) < 0)
+			fatal("-d %s: want a disk size like 2G or 512M (at least "
+			    "%dM), or 0 for no disk", arg, DISK_MIN_MB);
+		break;
+	case 'A':
+		o->aslr = 1;
+		break;
+	case 'v':
+		o->verbose = 1;
+		break;
+	case 'a':		/* --add: checked by initrd_prepare() */
+		initrd_add(o, arg);
+		break;
+	}
+}
+
+/* Length of a variant's patches/ name: VARIANT+debug and +cov are VARIANT's. */
+size_t
+guest_variant_len(const char *variant)
+{
+	size_t	n = strlen(variant);
+
+	if (n > 6 && strcmp(variant + n - 6, "+debug") == 0)
+		return n - 6;
+	if (n > 4 && strcmp(variant + n - 4, "+cov") == 0)
+		return n - 4;
+	return n;
+}
+
+/*
+ * Build variant (its patches in vdir) with uml/kernel/kbuild.sh, into the kit's
+ * build directory (an installed kit: the user's cache); the kernel's
+ * path as kbuild prints it, or NULL when the build failed.
+ */
+static char *
+kbuild(const char *variant, const char *vdir)
+{
+	char	*script = top_path("uml/kernel/kbuild.sh"), *build = top_path("build");
+	char	*pdir = xstrdup(vdir), *slash, *eb, *ep, *buf, *out = NULL;
+	int	 st;
+
+	if ((slash = strrchr(pdir, '/')) != NULL)
+		*slash = '\0';
+	eb = xasprintf("UMKIT_BUILD=%s", build);
+	ep = xasprintf("UMKIT_PATCHES=%s", pdir);
+	char	*const argv[] = { "env", eb, ep, "/bin/sh", script,
+	    (char *)variant, NULL };
+	buf = run_output(argv, NULL, 0, PATH_MAX + 1, NULL, &st);
+	if (buf != NULL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (st == 0 && buf[0] == '/' && access(buf, X_OK) == 0)
+			out = xstrdup(buf);
+	}
+	free(buf);
+	free(eb);
+	free(ep);
+	free(script);
+	free(build);
+	free(pdir);
+	return out;
+}
+
+/*
+ * The kernel for the options, built on first use (always checked with
+ * KSRC).  An installed kit's kernels are used as they are.
+ */
+const char *
+guest_kernel(struct guest_opts *o)
+{
+	char	*k, *vdir, *rel;
+
+	if (o->kpath != NULL)
+		return o->kpath;
+	if (o->kernel != NULL) {
+		if (access(o->kernel, X_OK) < 0)
+			fatal("-k %s", o->kernel);
+		return o->kpath = xstrdup(o->kernel);
+	}
+	rel = xasprintf("build/k/%s/linux", o->variant);
+	k = top_path(rel);
+	free(rel);
+	/* A built kernel is used as it is, even without its patches (a copy
+	 * of the kit with only the kernel).  With KSRC the kernel may be
+	 * stale against that tree: let kbuild say. */
+	if (access(k, X_OK) == 0 && getenv("KSRC") == NULL)
+		return o->kpath = k;
+	free(k);
+	/* VARIANT+debug, +cov: VARIANT's patches with uml/kernel/debug.config or
+	 * uml/kernel/gcov.config (kbuild.sh). */
+	rel = xasprintf("%.*s", (int)guest_variant_len(o->variant), o->variant);
+	if ((vdir = variant_dir(rel)) == NULL)
+		fatalx("no variant '%s' (no %s/%s/series; see 'umkit variants')",
+		    o->variant, kit()->patches, rel);
+	free(rel);
+	if (getenv("KSRC") == NULL)
+		warnmsg("kernel for variant %s not built yet; building it now",
+		    o->variant);
+	if ((k = kbuild(o->variant, vdir)) == NULL)
+		fatalx("building variant %s failed (see above)", o->variant);
+	free(vdir);
+	return o->kpath = k;
+}
+
+/* Append a console line to the ring; note the first panic line. */
+static void
+con_line(struct guest *g, const char *line)
+{
+	const char	**m;
+	unsigned	  slot = g->ntail % NTAIL;
+
+	pthread_mutex_lock(&g->lock);
+	free(g->tail[slot]);
+	g->tail[slot] = xstrdup(line);
+	g->ntail++;
+	if (!g->panicked) {
+		for (m = panic_marks; *m != NULL; m++) {
+			if (strstr(line, *m) != NULL) {
+				g->panicked = 1;
+				g->panic_line = g->ntail - 1;
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* Console reader: copy to the log (and stderr when verbose), split lines. */
+static void *
+con_main(void *arg)
+{
+	struct guest	*g = arg;
+	char		 buf[4096], line[512];
+	size_t		 ll = 0;
+	ssize_t		 n, i;
+
+	for (;;) {
+		n = read(g->con_fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (g->log_fd >= 0)
+			write_all(g->log_fd, buf, n);
+		if (g->o.verbose)
+			write_all(2, buf, n);
+		for (i = 0; i < n; i++) {
+			if (buf[i] == '\n' || ll == sizeof line - 1) {
+				line[ll] = '\0';
+				if (ll > 0 && line[ll - 1] == '\r')
+					line[ll - 1] = '\0';
+				con_line(g, line);
+				ll = 0;
+				if (buf[i] == '\n')
+					continue;
+			}
+			line[ll++] = buf[i];
+		}
+	}
+	if (ll > 0) {
+		line[ll] = '\0';
+		con_line(g, line);
+	}
+	pthread_mutex_lock(&g->lock);
+	g->con_eof = 1;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+	return NULL;
+}
+
+/*
+ * Keep host ASLR on for UML (-A).  UML's main() turns randomisation off
+ * itself, by setting ADDR_NO_RANDOMIZE and re-executing, unless
+ * personality(2) fails; a seccomp filter that fails just that call keeps
+ * the host's randomisation.  Called in the child before exec.
+ */
+static void
+keep_aslr(void)
+{
+	struct sock_filter	f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_personality, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog	prog = { sizeof f / sizeof f[0], f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		dprintf(2, "umkit: cannot keep ASLR on: %s\n", strerror(errno));
+}
+
+/* Move fd to number want in the child (before exec). */
+static void
+child_fd(int fd, int want)
+{
+	if (fd == want) {
+		fcntl(fd, F_SETFD, 0);
+		return;
+	}
+	if (dup2(fd, want) < 0)
+		_exit(126);
+}
+
+/* Start the UML process and the console reader. */
+int
+guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
+{
+	char		*argv[24], *initrd;
+	int		 sv[2], con[2], ptys = -1, disk = -1, devnull, argc = 0, i;
+	pid_t		 pid;
+
+	memset(g, 0, sizeof *g);
+	g->o = *o;
+	g->link_fd = g->pty_fd = g->con_fd = g->log_fd = -1;
+	g->pid = -1;
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_cond_init(&g->cond, NULL);
+	g->rundir = xstrdup(rundir);
+	g->kernel = xstrdup(guest_kernel(o));
+
+	initrd = top_path("build/rootfs/initramfs.cpio");
+	if (access(initrd, R_OK) < 0) {
+		warnmsg("%s: missing (run 'make' first)", initrd);
+		free(initrd);
+		return -1;
+	}
+	free(initrd);
+	/* With --add: run/NAME/initrd, the rootfs and the added files. */
+	if ((initrd = initrd_make(o, rundir)) == NULL)
+		return -1;
+
+	if (o->disk_mb > 0 && (disk = disk_make(rundir, o->disk_mb)) < 0) {
+		free(initrd);
+		return -1;
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+	    pipe2(con, O_CLOEXEC) < 0)
+		fatal("socketpair/pipe");
+	g->pty_fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (g->pty_fd >= 0 && grantpt(g->pty_fd) == 0 &&
+	    unlockpt(g->pty_fd) == 0 && ptsname(g->pty_fd) != NULL)
+		ptys = open(ptsname(g->pty_fd), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (ptys < 0 && g->pty_fd >= 0) {
+		close(g->pty_fd);
+		g->pty_fd = -1;
+	}
+	if (o->logpath != NULL) {
+		g->log_fd = open(o->logpath, O_WRONLY | O_CREAT | O_TRUNC |
+		    O_CLOEXEC | O_APPEND, 0644);
+		if (g->log_fd < 0)
+			warnmsg("%s: %s", o->logpath, strerror(errno));
+	}
+
+	argv[argc++] = g->kernel;
+	argv[argc++] = xasprintf("mem=%ldM", o->mem_mb);
+	argv[argc++] = xasprintf("ncpus=%d", o->cpus);
+	argv[argc++] = xstrdup("seccomp=on");
+	argv[argc++] = xasprintf("initrd=%s", initrd);
+	argv[argc++] = xstrdup("con0=null,fd:1");
+	argv[argc++] = xstrdup("con=null");
+	argv[argc++] = xstrdup("ssl=null");
+	argv[argc++] = xstrdup("ssl1=fd:3");
+	if (ptys >= 0)
+		argv[argc++] = xstrdup("ssl2=fd:4");
+	/*
+	 * By descriptor: UML's ubd= syntax cannot quote ',' or ':' in paths.
+	 * Without a disk, a path that cannot exist: UML would otherwise take
+	 * a file called root_fs in the current directory as its disk.
+	 */
+	argv[argc++] = xstrdup(disk >= 0 ? "ubd0=/proc/self/fd/5" :
+	    "ubd0=/dev/null/no-disk");
+	argv[argc++] = xasprintf("umid=umkit-%s", o->name);
+	argv[argc++] = xasprintf("uml_dir=%s/", rundir);
+	/* Skip the 40 ms delay-loop calibration; UML hardly uses udelay. */
+	argv[argc++] = xstrdup("lpj=10000000");
+	argv[argc++] = xstrdup("quiet");
+	argv[argc] = NULL;
+
+	/* Set here, not in the child: no other thread runs yet. */
+	if (o->tmpdir_run && setenv("TMPDIR", rundir, 1) < 0)
+		fatal("setenv TMPDIR");
+	g->start_ms = now_ms();
+	pid = fork();
+	if (pid < 0)
+		fatal("fork");
+	if (pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* Off as UML would set it anyway, which spares its re-exec. */
+		if (o->aslr)
+			keep_aslr();
+		else
+			personality(ADDR_NO_RANDOMIZE);
+		devnull = open("/dev/null", O_RDWR);
+		/* Park the fds above 10 first so the dup2s cannot clobber them. */
+		sv[1] = fcntl(sv[1], F_DUPFD, 10);
+		con[1] = fcntl(con[1], F_DUPFD, 10);
+		if (ptys >= 0)
+			ptys = fcntl(ptys, F_DUPFD, 10);
+		if (disk >= 0)
+			disk = fcntl(disk, F_DUPFD, 10);
+		child_fd(devnull, 0);
+		child_fd(con[1], 1);
+		child_fd(con[1], 2);
+		child_fd(sv[1], 3);
+		if (ptys >= 0)
+			child_fd(ptys, 4);
+		if (disk >= 0)
+			child_fd(disk, 5);
+		for (i = disk >= 0 ? 6 : 5; i < 1024; i++)
+			close(i);
+		signal(SIGPIPE, SIG_DFL);
+		/* exec --gdb: wait here for gdb, which catches the exec. */
+		if (o->gdb_stop)
+			raise(SIGSTOP);
+		execv(argv[0], argv);
+		dprintf(2, "umkit: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	g->pid = pid;
+	if (o->gdb_stop) {
+		int	st;
+
+		while (waitpid(pid, &st, WUNTRACED) < 0 && errno == EINTR)
+			;
+	}
+	for (i = 1; i < argc; i++)
+		free(argv[i]);
+	free(initrd);
+	close(sv[1]);
+	close(con[1]);
+	if (ptys >= 0)
+		close(ptys);
+	if (disk >= 0)
+		close(disk);
+	g->link_fd = sv[0];
+	g->con_fd = con[0];
+	if (pthread_create(&g->con_thread, NULL, con_main, g) != 0)
+		fatalx("cannot start the console thread");
+	return 0;
+}
+
+/* SIGKILL the process group and reap the main process. */
+void
+guest_kill(struct guest *g)
+{
+	if (g->pid <= 0)
+		return;
+	kill(-g->pid, SIGKILL);
+	while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	/* Helpers that were re-parented to us (we are a subreaper). */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	g->pid = -1;
+}
+
+/* Wait for console EOF, which comes when every UML process has exited. */
+int
+guest_wait_gone(struct guest *g, int ms)
+{
+	struct timespec	ts;
+	int		gone;
+
+	deadline_in(&ts, ms);
+	pthread_mutex_lock(&g->lock);
+	while (!g->con_eof &&
+	    pthread_cond_timedwait(&g->cond, &g->lock, &ts) == 0)
+		;
+	gone = g->con_eof;
+	pthread_mutex_unlock(&g->lock);
+	return gone;
+}
+
+/* Report a panic, printing its lines from the first panic line on. */
+int
+guest_panicked(struct guest *g, int print)
+{
+	unsigned	i, first;
+	int		p;
+
+	pthread_mutex_lock(&g->lock);
+	p = g->panicked;
+	if (p && print) {
+		first = g->panic_line;
+		if (g->ntail > NTAIL && first < g->ntail - NTAIL)
+			first = g->ntail - NTAIL;
+		/* A little context before the first panic line. */
+		for (i = 0; i < 3 && first > 0 &&
+		    (g->ntail <= NTAIL || first > g->ntail - NTAIL); i++)
+			first--;
+		fprintf(stderr, "umkit: guest kernel panic:\n");
+		for (i = first; i < g->ntail; i++)
+			fprintf(stderr, "    %s\n", g->tail[i % NTAIL]);
+	}
+	pthread_mutex_unlock(&g->lock);
+	return p;
+}
+
+/* Print the last n non-blank console lines, indented, to stderr. */
+void
+guest_print_tail(struct guest *g, unsigned n)
+{
+	unsigned	i, first, shown = 0;
+	const char	*l;
+
+	pthread_mutex_lock(&g->lock);
+	first = g->ntail > NTAIL ? g->ntail - NTAIL : 0;
+	/* Walk back to the n-th non-blank line, then print forward. */
+	for (i = g->ntail; i > first && shown < n; i--) {
+		l = g->tail[(i - 1) % NTAIL];
+		if (l[strspn(l, " \t")] != '\0')
+			shown++;
+	}
+	if (shown > 0)
+		fprintf(stderr, "umkit: the guest console's last lines:\n");
+	for (; i < g->ntail; i++) {
+		l = g->tail[i % NTAIL];
+		if (l[strspn(l, " \t")] != '\0')
+			fprintf(stderr, "    %s\n", l);
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* Free the guest's resources; the process must be dead. */
+void
+guest_free(struct guest *g)
+{
+	unsigned	i;
+
+	guest_kill(g);
+	if (g->con_fd >= 0) {
+		pthread_join(g->con_thread, NULL);
+		close(g->con_fd);
+		g->con_fd = -1;
+	}
+	if (g->log_fd >= 0)
+		close(g->log_fd);
+	if (g->link_fd >= 0)
+		close(g->link_fd);
+	if (g->pty_fd >= 0)
+		close(g->pty_fd);
+	g->log_fd = g->link_fd = g->pty_fd = -1;
+	for (i = 0; i < NTAIL; i++) {
+		free(g->tail[i]);
+		g->tail[i] = NULL;
+	}
+	free(g->rundir);
+	free(g->kernel);
+	g->rundir = g->kernel = NULL;
+}
+
+/* The lines of a console log from its first panic line (at most max). */
+char *
+guest_log_panic(const char *logpath, int max)
+{
+	const char	**m;
+	char		 *t = read_text(logpath), *p, *first = NULL, *end;
+	int		  n;
+
+	if (t == NULL)
+		return NULL;
+	for (p = t; p != NULL && first == NULL; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		for (m = panic_marks; *m != NULL; m++) {
+			end = strchr(p, '\n');
+			if (end)
+				*end = '\0';
+			if (strstr(p, *m) != NULL)
+				first = p;
+			if (end)
+				*end = '\n';
+			if (first != NULL)
+				break;
+		}
+	if (first == NULL) {
+		free(t);
+		return NULL;
+	}
+	for (end = first, n = 0; end != NULL && n < max; n++)
+		if ((end = strchr(end, '\n')) != NULL)
+			end++;
+	p = end != NULL ? xasprintf("%.*s", (int)(end - first), first) : xstrdup(first);
+	free(t);
+	return p;
+}
+
+/* Kill the process group whose leader's pid is in path, if alive. */
+void
+guest_kill_pidfile(const char *path)
+{
+	char	*s;
+	long	 pid;
+
+	if ((s = read_text(path)) == NULL)
+		return;
+	pid = strtol(s, NULL, 10);
+	free(s);
+	if (pid > 1)
+		kill(-(pid_t)pid, SIGKILL);
+}

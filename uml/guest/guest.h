@@ -1,0 +1,121 @@
+/*
+ * guest.h - one UML guest process: boot it, watch its console, kill it.
+ *
+ * A guest is the UML kernel binary run as the leader of its own process
+ * group (UML forks helpers; killing the group leaves nothing behind) with:
+ *   fd 1,2  a pipe to the console reader thread (log file + panic watch)
+ *   fd 3    ssl1, the agent's line: the other end is guest.link_fd
+ *   fd 4    ssl2, the console shell's line: a pty, master in guest.pty_fd
+ *   fd 5    the scratch disk run/NAME/disk.img (ubd0), unless -d 0
+ */
+#ifndef UMKIT_GUEST_H
+#define UMKIT_GUEST_H
+
+#include <pthread.h>
+#include <sys/types.h>
+
+struct guest_opts {
+	const char	*variant;	/* patches/<variant>, default "base" */
+	const char	*kernel;	/* a kernel binary instead of the variant's */
+	char		*kpath;		/* resolved by guest_kernel(); caller frees */
+	long		 mem_mb;	/* guest RAM, default 256 */
+	int		 cpus;		/* guest CPUs, default 2 */
+	int		 aslr;		/* leave host ASLR on for the UML process */
+	long		 disk_mb;	/* scratch disk (ubd0, /mnt/disk); 0: none */
+	int		 verbose;	/* copy the console to stderr */
+	const char	*name;		/* run/NAME and the UML umid */
+	const char	*logpath;	/* console log file */
+	int		 tmpdir_run;	/* TMPDIR=the run directory for UML
+					   (preflight.h: the usual one fails) */
+	int		 tied;		/* named guests: stop when the starter dies */
+	int		 gdb_stop;	/* exec --gdb: the UML process stops itself
+					   (SIGSTOP) just before its exec, for gdb
+					   to attach; guest_boot waits for that */
+	const char	**adds;		/* --add values (initrd.h), nadds of them */
+	int		 nadds;
+	struct initrd_list *files;	/* what they add, from initrd_prepare() */
+};
+
+#define GUEST_DEFAULT_MEM_MB	256
+#define GUEST_DEFAULT_CPUS	2
+#define GUEST_MAX_CPUS		16
+/* How long a guest may take from exec to the agent's hello. */
+#define BOOT_TIMEOUT_MS		20000
+
+struct guest {
+	struct guest_opts o;
+	char		*rundir;	/* run/NAME */
+	char		*kernel;	/* the binary that was started */
+	pid_t		 pid;		/* UML's main process and process group */
+	int		 link_fd;	/* host end of ttyS1 */
+	int		 pty_fd;	/* master side of ttyS2 */
+	int		 con_fd;	/* read end of the console pipe */
+	int		 log_fd;
+	pthread_t	 con_thread;
+	long long	 start_ms;
+
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 cond;
+	/* Guarded by lock: */
+	int		 panicked;	/* a panic or oops line was seen */
+	int		 con_eof;	/* the console closed: UML is gone */
+	char		*tail[64];	/* the last console lines, a ring */
+	unsigned	 ntail;
+	int		 panic_line;	/* index in tail order of the first panic line */
+};
+
+/* Default options. */
+void	 guest_opts_init(struct guest_opts *);
+/*
+ * Apply one of the options every booting command shares: -m/-c/-d/-V/-k/
+ * -A/-v, and 'a' for --add (recorded; initrd_prepare() checks it).
+ * Exits with a clear error on a bad value.
+ */
+void	 guest_opt(struct guest_opts *, int opt, const char *arg);
+
+/*
+ * The length of variant's name in patches/: VARIANT+debug (VARIANT with
+ * debug info, uml/kernel/debug.config, built in build/k/VARIANT+debug) has
+ * VARIANT's patches.
+ */
+size_t	 guest_variant_len(const char *variant);
+
+/*
+ * Path of the variant's kernel, building it first (uml/kernel/kbuild.sh) when it
+ * does not exist, and remember it in o->kpath.  Exits on failure, so call
+ * it before creating anything that would need cleaning up.
+ */
+const char *guest_kernel(struct guest_opts *);
+
+/*
+ * Start the guest.  rundir must exist.  Returns 0, or -1 with a message
+ * already printed.
+ */
+int	 guest_boot(struct guest *, struct guest_opts *, const char *rundir);
+
+/* Kill the whole process group and reap it; idempotent. */
+void	 guest_kill(struct guest *);
+
+/* Wait up to ms for the console to close (UML exited); 1 if it did. */
+int	 guest_wait_gone(struct guest *, int ms);
+
+/* 1 if a panic/oops was seen; prints its lines to stderr when print != 0. */
+int	 guest_panicked(struct guest *, int print);
+
+/*
+ * Print the last n non-blank console lines to stderr (after a failed
+ * boot: the console says why, the log's path alone does not).
+ */
+void	 guest_print_tail(struct guest *, unsigned n);
+
+/* Release everything (after guest_kill). */
+void	 guest_free(struct guest *);
+
+/* A console log's lines from the first panic line on (at most max),
+ * allocated; NULL when it has none. */
+char	*guest_log_panic(const char *logpath, int max);
+
+/* Kill a UML process group recorded in a pid file, if still alive. */
+void	 guest_kill_pidfile(const char *path);
+
+#endif

@@ -1,0 +1,222 @@
+/* run.c - run/NAME directories: create, check, clean up stale ones. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "guest.h"
+#include "link/mirror.h"
+#include "rundir.h"
+#include "util.h"
+
+/* Guest names become paths and umids: keep them plain. */
+int
+run_name_ok(const char *name)
+{
+	size_t	i, n = strlen(name);
+
+	if (n == 0 || n > 32 || strcmp(name, "log") == 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!(name[i] >= 'a' && name[i] <= 'z') &&
+		    !(name[i] >= 'A' && name[i] <= 'Z') &&
+		    !(name[i] >= '0' && name[i] <= '9') &&
+		    name[i] != '-' && name[i] != '_')
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The run directory, made if missing: private to the user (0700) in an
+ * installed kit, where it is the user's own; 0755 in a checkout, as the
+ * tree is.
+ */
+const char *
+run_top(void)
+{
+	const struct kit_layout	*L = kit();
+
+	if (mkdir_p(L->run, L->installed ? 0700 : 0755) < 0)
+		fatal("cannot create %s", L->run);
+	return L->run;
+}
+
+/* run/NAME. */
+char *
+run_dir(const char *name)
+{
+	return xasprintf("%s/%s", kit()->run, name);
+}
+
+/* run/NAME/mnt. */
+char *
+run_mnt(const char *name)
+{
+	return xasprintf("%s/%s/mnt", kit()->run, name);
+}
+
+/* The console log directory, made if missing. */
+const char *
+run_log_dir(void)
+{
+	const struct kit_layout	*L = kit();
+
+	if (mkdir_p(L->logs, L->installed ? 0700 : 0755) < 0)
+		fatal("cannot create %s", L->logs);
+	return L->logs;
+}
+
+/* run/log/NAME.log, making run/log. */
+char *
+run_log(const char *name)
+{
+	return xasprintf("%s/%s.log", run_log_dir(), name);
+}
+
+/* A path below run/ as messages show it. */
+char *
+run_shown(const char *rel)
+{
+	char	*r, *p;
+
+	if (!kit()->installed)
+		return xasprintf("run/%s", rel);
+	r = xasprintf("run/%s", rel);
+	p = top_path(r);
+	free(r);
+	return p;
+}
+
+/* Field 22 of /proc/PID/stat: when the process started. */
+unsigned long long
+run_starttime(pid_t pid)
+{
+	char			 path[64], *s, *p;
+	unsigned long long	 t = 0;
+	int			 i;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((s = read_text(path)) == NULL)
+		return 0;
+	/*
+	 * The command name may hold spaces: count fields after its ')'.  A
+	 * zombie (its parent may never reap it) counts as gone.
+	 */
+	if ((p = strrchr(s, ')')) != NULL && p[1] == ' ' && p[2] != 'Z' &&
+	    p[2] != 'X') {
+		for (i = 2; i < 22 && p != NULL; i++)
+			p = strchr(p + 1, ' ');
+		if (p != NULL)
+			t = strtoull(p + 1, NULL, 10);
+	}
+	free(s);
+	return t;
+}
+
+/* Make run/NAME with its pid file, unless a live guest owns the name. */
+int
+run_create(const char *name, pid_t owner)
+{
+	char	*dir, *pidf;
+	FILE	*f;
+
+	run_top();
+	if (run_alive(name)) {
+		errno = EEXIST;
+		return -1;
+	}
+	run_remove(name);
+	dir = run_dir(name);
+	if (mkdir(dir, 0755) < 0) {
+		free(dir);
+		return -1;
+	}
+	pidf = xasprintf("%s/pid", dir);
+	if ((f = fopen(pidf, "w")) == NULL)
+		fatal("%s", pidf);
+	fprintf(f, "%d %llu\n", (int)owner, run_starttime(owner));
+	fclose(f);
+	free(pidf);
+	free(dir);
+	return 0;
+}
+
+/* Is the process named in run/NAME/pid the one that wrote it? */
+int
+run_alive(const char *name)
+{
+	char			*dir, *pidf, *s;
+	long			 pid = 0;
+	unsigned long long	 st = 0;
+	int			 alive = 0;
+
+	dir = run_dir(name);
+	pidf = xasprintf("%s/pid", dir);
+	if ((s = read_text(pidf)) != NULL) {
+		if (sscanf(s, "%ld %llu", &pid, &st) == 2 && pid > 1)
+			alive = run_starttime(pid) == st;
+		free(s);
+	} else if (access(dir, F_OK) == 0) {
+		/* Being created right now: no pid file for a moment. */
+		struct stat	sb;
+
+		alive = stat(dir, &sb) == 0 && sb.st_mtime + 5 > time(NULL);
+	}
+	free(pidf);
+	free(dir);
+	return alive;
+}
+
+/* Kill, unmount and delete what run/NAME describes. */
+void
+run_remove(const char *name)
+{
+	char	*dir, *p;
+
+	dir = run_dir(name);
+	if (access(dir, F_OK) < 0) {
+		free(dir);
+		return;
+	}
+	p = xasprintf("%s/uml.pid", dir);
+	guest_kill_pidfile(p);
+	free(p);
+	p = run_mnt(name);
+	if (mirror_cleanup_stale(p) < 0)
+		warnmsg("cannot unmount %s", p);
+	free(p);
+	if (rm_tree(dir) < 0)
+		warnmsg("cannot remove %s: %s", dir, strerror(errno));
+	free(dir);
+}
+
+/* Clean every run/NAME whose owner died without cleaning up. */
+int
+run_cleanup_stale(int verbose)
+{
+	const char	*top = kit()->run;
+	DIR		*d;
+	struct dirent	*de;
+	int		 n = 0;
+
+	if ((d = opendir(top)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || strcmp(de->d_name, "log") == 0)
+			continue;
+		if (run_alive(de->d_name))
+			continue;
+		if (verbose)
+			warnmsg("cleaning up stale guest %s", de->d_name);
+		run_remove(de->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
+}

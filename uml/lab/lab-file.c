@@ -1,0 +1,1231 @@
+/*
+ * lab-file.c - parse and validate a lab file (the format: docs/labs.md).
+ *
+ * Line oriented: a keyword and its arguments per line, '|' lines of text,
+ * '#' comment lines.  Every problem is reported as FILE:LINE: message and
+ * parsing goes on, so one --check lists them all.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab.h"
+#include "util.h"
+
+#define MAX_ERRS	40
+
+const char *const lab_views[] = { "lru", "compaction", "counters", "overview", NULL };
+
+struct lp {
+	const char		*path;
+	const struct lab_env	*env;
+	struct lab		*lab;
+	struct lstep		*step;		/* the current step, NULL in the header */
+	struct lact		*check;		/* the last check, for fail/hint */
+	struct lask		*ask;		/* the last choice question */
+	int			 line;
+	char			*errs;
+	size_t			 errlen;
+	int			 nerrs;
+	/* Workload names of run/bg commands so far, for result(). */
+	char			**wl;
+	int			 nwl;
+	/* let NAME = EXPR of the current step: names and "(EXPR)". */
+	char			**letn, **letv;
+	int			 nlet;
+};
+
+/* Add "FILE:LINE: message" to the error list. */
+static void __attribute__((format(printf, 3, 4)))
+perr_at(struct lp *p, int line, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*m, *l;
+
+	if (p->nerrs++ >= MAX_ERRS)
+		return;
+	va_start(ap, fmt);
+	m = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (p->nerrs == MAX_ERRS)
+		l = xasprintf("%s: too many errors; stopping here\n", p->path);
+	else if (line > 0)
+		l = xasprintf("%s:%d: %s\n", p->path, line, m);
+	else
+		l = xasprintf("%s: %s\n", p->path, m);
+	p->errs = xrealloc(p->errs, p->errlen + strlen(l) + 1);
+	memcpy(p->errs + p->errlen, l, strlen(l) + 1);
+	p->errlen += strlen(l);
+	free(l);
+	free(m);
+}
+
+#define PERR(p, ...)	perr_at((p), (p)->line, __VA_ARGS__)
+
+/* Append s to a growing array of strings. */
+static void
+push_str(char ***v, int *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+/* Append a line of text to *text. */
+static void
+add_text(char **text, const char *line)
+{
+	size_t	old = *text ? strlen(*text) : 0, n = strlen(line);
+
+	*text = xrealloc(*text, old + n + 2);
+	if (old > 0)
+		(*text)[old++] = '\n';
+	memcpy(*text + old, line, n + 1);
+}
+
+/* The first word of *s (split at blanks) into w; *s moves past it. */
+static bool
+word(const char **s, char *w, size_t size)
+{
+	const char	*p = *s;
+	size_t		 n;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '\0')
+		return false;
+	n = strcspn(p, " \t");
+	snprintf(w, size, "%.*s", (int)n, p);
+	p += n;
+	while (isspace((unsigned char)*p))
+		p++;
+	*s = p;
+	return true;
+}
+
+/* A whole decimal number in [lo, hi]. */
+static bool
+int_arg(const char *s, long lo, long hi, long *v)
+{
+	char	*end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return *s != '\0' && *end == '\0' && errno == 0 && *v >= lo && *v <= hi;
+}
+
+/* A duration: 10, 10s, 1.5s, 500ms, 2m.  Seconds, or -1. */
+static double
+duration(const char *s)
+{
+	char	*end;
+	double	 v = strtod(s, &end);
+
+	if (end == s || v < 0)
+		return -1;
+	if (*end == '\0' || strcmp(end, "s") == 0)
+		return v;
+	if (strcmp(end, "ms") == 0)
+		return v / 1000;
+	if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+		return v * 60;
+	return -1;
+}
+
+/*
+ * Leading NAME=VALUE options of a line: for each one whose NAME is in
+ * names (space-separated), fn is called; *s moves past them.  The first
+ * word that is not such an option ends them.
+ */
+static void
+options(struct lp *p, const char **s, const char *names,
+    void (*fn)(struct lp *, const char *name, const char *val, void *), void *arg)
+{
+	char		 w[512], name[64];
+	const char	*save, *eq;
+	size_t		 n;
+
+	for (;;) {
+		save = *s;
+		if (!word(s, w, sizeof w) || (eq = strchr(w, '=')) == NULL ||
+		    eq == w || (size_t)(eq - w) >= sizeof name) {
+			*s = save;
+			return;
+		}
+		n = (size_t)(eq - w);
+		snprintf(name, sizeof name, "%.*s", (int)n, w);
+		/* Whole-word match in the names list. */
+		{
+			const char *q = names;
+			bool found = false;
+
+			while ((q = strstr(q, name)) != NULL) {
+				if ((q == names || q[-1] == ' ') &&
+				    (q[n] == '\0' || q[n] == ' ')) {
+					found = true;
+					break;
+				}
+				q += n;
+			}
+			if (!found) {
+				*s = save;
+				return;
+			}
+		}
+		fn(p, name, eq + 1, arg);
+	}
+}
+
+/* The step's next action slot. */
+static struct lact *
+new_act(struct lp *p, enum lact_kind k)
+{
+	struct lstep	*st = p->step;
+	struct lact	*a;
+
+	st->acts = xrealloc(st->acts, (st->nacts + 1) * sizeof *st->acts);
+	a = &st->acts[st->nacts++];
+	memset(a, 0, sizeof *a);
+	a->kind = k;
+	a->line = p->line;
+	a->status = 0;
+	return a;
+}
+
+/* Whether c can be part of a name (or of a spec next to one). */
+static bool
+name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/*
+ * text with every let name of the step replaced by its "(EXPR)": whole
+ * names only, never inside a spec ([...] or after a '.').  Allocated.
+ */
+static char *
+expand_lets(struct lp *p, const char *text)
+{
+	size_t		 cap = strlen(text) + 1, len = 0, n, vl;
+	char		*o = xmalloc(cap);
+	const char	*q = text;
+	int		 depth = 0, i;
+
+	while (*q != '\0') {
+		if (*q == '[')
+			depth++;
+		else if (*q == ']' && depth > 0)
+			depth--;
+		if (depth == 0 && name_char(*q) && !isdigit((unsigned char)*q) &&
+		    (q == text || (!name_char(q[-1]) && q[-1] != '.' && q[-1] != '/'))) {
+			for (n = 0; name_char(q[n]); n++)
+				;
+			for (i = 0; i < p->nlet; i++)
+				if (strlen(p->letn[i]) == n && strncmp(q, p->letn[i], n) == 0 &&
+				    q[n] != '.' && q[n] != '[' && q[n] != '(')
+					break;
+			if (i < p->nlet) {
+				vl = strlen(p->letv[i]);
+				o = xrealloc(o, cap += vl);
+				memcpy(o + len, p->letv[i], vl);
+				len += vl;
+			} else {
+				o = xrealloc(o, cap += n);
+				memcpy(o + len, q, n);
+				len += n;
+			}
+			q += n;
+			continue;
+		}
+		o[len++] = *q++;
+	}
+	o[len] = '\0';
+	return o;
+}
+
+/* Forget the step's lets. */
+static void
+lets_clear(struct lp *p)
+{
+	int	i;
+
+	for (i = 0; i < p->nlet; i++) {
+		free(p->letn[i]);
+		free(p->letv[i]);
+	}
+	free(p->letn);
+	free(p->letv);
+	p->letn = p->letv = NULL;
+	p->nlet = 0;
+}
+
+/* Parse a condition, reporting its error at the current line. */
+static struct lcond *
+cond_here(struct lp *p, const char *text)
+{
+	char		 err[LAB_ERR_LEN], *x;
+	struct lcond	*c;
+
+	if (*text == '\0') {
+		PERR(p, "a condition expected, like 'vmstat.pgscan_kswapd > 0'");
+		return NULL;
+	}
+	x = expand_lets(p, text);
+	if ((c = lcond_parse(x, err)) == NULL)
+		PERR(p, "%s (in '%s')", err, text);
+	else {
+		free(c->text);		/* messages show it as written */
+		c->text = xstrdup(text);
+	}
+	free(x);
+	return c;
+}
+
+static void	key_ref(const char *spec, const char *mark, void *arg);
+static void	check_refs_expr(struct lp *, const struct lexpr *);
+
+struct interpctx {
+	struct lp	*p;
+	bool		 refs;
+};
+
+/* lexpr_interp() callback: the parse error, the keys, the references. */
+static void
+interp_one(const char *src, const struct lexpr *e, const char *err, void *arg)
+{
+	struct interpctx	*c = arg;
+
+	if (e == NULL) {
+		PERR(c->p, "{{%s}}: %s", src, err);
+		return;
+	}
+	if (c->refs)
+		check_refs_expr(c->p, e);	/* the keys too */
+	else
+		lexpr_specs(e, key_ref, c->p);
+}
+
+/*
+ * Check every {{EXPR}} in text parses and names known keys, and with
+ * refs that the marks and results it names exist.
+ */
+static void
+check_interp(struct lp *p, const char *text, bool refs)
+{
+	struct interpctx	c = { p, refs };
+
+	if (lexpr_interp(text, interp_one, &c) < 0)
+		PERR(p, "'{{' without '}}'");
+}
+
+/* Remember the workloads a command runs (its first word's basename, and
+ * the NAME of a --name NAME), for result(). */
+static void
+note_workload(struct lp *p, const char *cmd)
+{
+	char		 w[128];
+	const char	*b;
+
+	if (!word(&cmd, w, sizeof w))
+		return;
+	b = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+	push_str(&p->wl, &p->nwl, b);
+	/* A program told the name of its result line: --name NAME. */
+	while (word(&cmd, w, sizeof w))
+		if (strcmp(w, "--name") == 0 && word(&cmd, w, sizeof w))
+			push_str(&p->wl, &p->nwl, w);
+}
+
+/* run/wait/check options. */
+static void
+act_opt(struct lp *p, const char *name, const char *val, void *arg)
+{
+	struct lact	*a = arg;
+	long		 v;
+
+	if (strcmp(name, "timeout") == 0) {
+		if ((a->timeout_s = duration(val)) <= 0)
+			PERR(p, "timeout=%s: want a duration like 10, 10s or 500ms", val);
+	} else if (strcmp(name, "status") == 0) {
+		if (strcmp(val, "any") == 0)
+			a->status = -1;
+		else if (int_arg(val, 0, 255, &v))
+			a->status = (int)v;
+		else
+			PERR(p, "status=%s: want 0-255 or any", val);
+	} else if (strcmp(name, "result") == 0) {
+		char	*names = xstrdup(val), *q, *save = NULL;
+
+		/* result=NAME[,NAME]: the result lines the command prints */
+		for (q = strtok_r(names, ",", &save); q; q = strtok_r(NULL, ",", &save))
+			push_str(&p->wl, &p->nwl, q);
+		free(names);
+	} else if (strcmp(name, "points") == 0) {
+		if (int_arg(val, 0, 1000, &v))
+			a->check.points = (int)v;
+		else
+			PERR(p, "points=%s: want a whole number 0-1000", val);
+	}
+}
+
+/* ask options. */
+static void
+ask_opt(struct lp *p, const char *name, const char *val, void *arg)
+{
+	struct lask	*q = arg;
+	char		 err[LAB_ERR_LEN], *end;
+	size_t		 n;
+
+	if (strcmp(name, "answer") == 0) {
+		if (q->kind == LQ_CHOICE) {
+			if (strlen(val) != 1 || !islower((unsigned char)val[0]))
+				PERR(p, "answer=%s: want the letter of a choice", val);
+			else
+				q->answer = val[0];
+		} else {
+			char	*x = expand_lets(p, val);
+
+			if ((q->truth = lexpr_parse(x, err)) == NULL)
+				PERR(p, "answer=%s: %s", val, err);
+			free(x);
+		}
+	} else if (strcmp(name, "tolerance") == 0) {
+		n = strlen(val);
+		q->tol_pct = n > 0 && val[n - 1] == '%';
+		q->tol = strtod(val, &end);
+		if (end == val || q->tol < 0 || (*end != '\0' && !(q->tol_pct && end == val + n - 1)))
+			PERR(p, "tolerance=%s: want a number or a percentage like 10%%", val);
+	}
+}
+
+/* Whether name is a variant: patches/NAME/series exists, or the user's
+ * (NAME+debug too). */
+static bool
+variant_exists(const struct lab_env *env, const char *name)
+{
+	char	*s;
+	bool	 ok;
+	size_t	 n;
+
+	if (env == NULL || env->patches_dir == NULL)
+		return true;
+	if (strchr(name, '/') != NULL || name[0] == '.')
+		return false;
+	/* NAME+debug: NAME's kernel with debug info (uml/kernel/kbuild.sh). */
+	n = strlen(name);
+	if (n > 6 && strcmp(name + n - 6, "+debug") == 0)
+		n -= 6;
+	s = xasprintf("%s/%.*s/series", env->patches_dir, (int)n, name);
+	ok = n > 0 && access(s, R_OK) == 0;
+	free(s);
+	if (!ok && env->own_patches_dir != NULL) {
+		s = xasprintf("%s/%.*s/series", env->own_patches_dir, (int)n, name);
+		ok = access(s, R_OK) == 0;
+		free(s);
+	}
+	return ok;
+}
+
+/* exercise program FILE | exercise kernel VARIANT PATH FUNCTION TODO... */
+static void
+exercise_line(struct lp *p, const char *rest)
+{
+	struct lab	*l = p->lab;
+	char		 kind[16], a[256], b[256], c[128], *dir, *slash;
+	size_t		 n;
+
+	if (l->ex_kind != LEX_NONE) {
+		PERR(p, "exercise: one per lab");
+		return;
+	}
+	if (!word(&rest, kind, sizeof kind) ||
+	    (strcmp(kind, "program") != 0 && strcmp(kind, "kernel") != 0)) {
+		PERR(p, "exercise: want 'exercise program FILE.c' or 'exercise "
+		    "kernel VARIANT PATH FUNCTION TODO-TEXT'");
+		return;
+	}
+	if (kind[0] == 'p') {
+		if (!word(&rest, a, sizeof a) || *rest != '\0' || (n = strlen(a)) < 3 ||
+		    strcmp(a + n - 2, ".c") != 0 || strchr(a, '/') != NULL) {
+			PERR(p, "exercise program: want one FILE.c beside the lab file");
+			return;
+		}
+		dir = xstrdup(p->path);
+		if ((slash = strrchr(dir, '/')) != NULL)
+			slash[1] = '\0';
+		else
+			dir[0] = '\0';
+		l->ex_kind = LEX_PROGRAM;
+		l->ex_file = xasprintf("%s%s", dir, a);
+		free(dir);
+		if (p->env != NULL && p->env->patches_dir != NULL &&
+		    access(l->ex_file, R_OK) < 0)
+			PERR(p, "exercise program %s: %s", a, strerror(errno));
+		return;
+	}
+	if (!word(&rest, a, sizeof a) || !word(&rest, b, sizeof b) ||
+	    !word(&rest, c, sizeof c) || *rest == '\0') {
+		PERR(p, "exercise kernel: want VARIANT PATH FUNCTION TODO-TEXT");
+		return;
+	}
+	if (!variant_exists(p->env, a))
+		PERR(p, "exercise kernel %s: no such variant (no patches/%s/series)", a, a);
+	if (b[0] == '/' || strstr(b, "..") != NULL)
+		PERR(p, "exercise kernel: %s: want a path inside the kernel tree", b);
+	l->ex_kind = LEX_KERNEL;
+	l->ex_variant = xstrdup(a);
+	l->ex_path = xstrdup(b);
+	l->ex_func = xstrdup(c);
+	l->ex_todo = xstrdup(rest);
+}
+
+/* A header keyword line. */
+static void
+header_line(struct lp *p, const char *kw, const char *rest)
+{
+	struct lab	*l = p->lab;
+	char		 w[256];
+	long		 v;
+
+	if (strcmp(kw, "title") == 0) {
+		if (*rest == '\0')
+			PERR(p, "title: the lab's title expected");
+		free(l->title);
+		l->title = xstrdup(rest);
+	} else if (strcmp(kw, "minutes") == 0) {
+		if (!int_arg(rest, 1, 240, &v))
+			PERR(p, "minutes %s: want the student's time, 1-240", rest);
+		else
+			l->minutes = (int)v;
+	} else if (strcmp(kw, "level") == 0) {
+		if (strcmp(rest, "beginner") != 0 && strcmp(rest, "intermediate") != 0 &&
+		    strcmp(rest, "advanced") != 0)
+			PERR(p, "level %s: want beginner, intermediate or advanced", rest);
+		free(l->level);
+		l->level = xstrdup(rest);
+	} else if (strcmp(kw, "variants") == 0 || strcmp(kw, "variant") == 0) {
+		if (*rest == '\0')
+			PERR(p, "%s: at least one variant name expected", kw);
+		while (word(&rest, w, sizeof w)) {
+			if (!variant_exists(p->env, w))
+				PERR(p, "variant %s: no such variant (no patches/%s/series)", w, w);
+			push_str(&l->variants, &l->nvariants, w);
+		}
+	} else if (strcmp(kw, "memory") == 0) {
+		if ((l->mem_mb = parse_mem_mb(rest)) < 32)
+			PERR(p, "memory %s: want a size like 256M or 1G (at least 32M)", rest);
+	} else if (strcmp(kw, "cpus") == 0) {
+		if (!int_arg(rest, 1, 16, &v))
+			PERR(p, "cpus %s: want 1-16", rest);
+		else
+			l->cpus = (int)v;
+	} else if (strcmp(kw, "disk") == 0) {
+		if (strcmp(rest, "0") == 0)
+			l->disk_mb = 0;
+		else if ((l->disk_mb = parse_mem_mb(rest)) < 16)
+			PERR(p, "disk %s: want a size like 1G, or 0 for none", rest);
+	} else if (strcmp(kw, "seed") == 0) {
+		if (strlen(rest) != 3 || !isdigit((unsigned char)rest[0]) ||
+		    !isdigit((unsigned char)rest[1]) || !isdigit((unsigned char)rest[2]))
+			PERR(p, "seed %s: want a seed thread number like 000", rest);
+		free(l->seed);
+		l->seed = xstrdup(rest);
+	} else if (strcmp(kw, "doc") == 0) {
+		char	*dir = xstrdup(p->path), *slash = strrchr(dir, '/');
+
+		if (slash != NULL)
+			slash[1] = '\0';
+		else
+			dir[0] = '\0';
+		free(l->doc);
+		l->doc = xasprintf("%s%s", dir, rest);
+		if (p->env != NULL && p->env->patches_dir != NULL &&
+		    access(l->doc, R_OK) < 0)
+			PERR(p, "doc %s: %s", rest, strerror(errno));
+		free(dir);
+	} else if (strcmp(kw, "needs") == 0) {
+		while (word(&rest, w, sizeof w)) {
+			if (w[0] != '/')
+				PERR(p, "needs %s: want an absolute guest path", w);
+			push_str(&l->needs, &l->nneeds, w);
+		}
+	} else if (strcmp(kw, "exercise") == 0) {
+		exercise_line(p, rest);
+	} else {
+		PERR(p, "'%s' is not a lab header keyword (title, minutes, level, "
+		    "variants, memory, cpus, disk, seed, doc, needs, exercise; or 'step' to "
+		    "start the steps)", kw);
+	}
+}
+
+/* step ID TITLE */
+static void
+step_start(struct lp *p, const char *rest)
+{
+	struct lab	*l = p->lab;
+	struct lstep	*st;
+	char		 id[64];
+	const char	*q;
+	int		 i;
+
+	l->steps = xrealloc(l->steps, (l->nsteps + 1) * sizeof *l->steps);
+	st = &l->steps[l->nsteps++];
+	memset(st, 0, sizeof *st);
+	st->line = p->line;
+	p->step = st;
+	p->check = NULL;
+	p->ask = NULL;
+	lets_clear(p);
+	if (!word(&rest, id, sizeof id)) {
+		PERR(p, "step: want 'step ID TITLE' (ID: letters, digits, '-')");
+		snprintf(id, sizeof id, "step%d", l->nsteps);
+	}
+	for (q = id; *q != '\0'; q++)
+		if (!isalnum((unsigned char)*q) && *q != '-' && *q != '_') {
+			PERR(p, "step %s: an ID is letters, digits, '-' or '_'", id);
+			break;
+		}
+	for (i = 0; i < l->nsteps - 1; i++)
+		if (strcmp(l->steps[i].id, id) == 0)
+			PERR(p, "step %s: the ID is used already at line %d", id,
+			    l->steps[i].line);
+	st->id = xstrdup(id);
+	st->title = xstrdup(*rest ? rest : id);
+}
+
+/* Whether the step has a mark called name before its current end. */
+static bool
+has_mark(const struct lstep *st, const char *name)
+{
+	int	i;
+
+	for (i = 0; i < st->nacts; i++)
+		if (st->acts[i].kind == LA_MARK && strcmp(st->acts[i].text, name) == 0)
+			return true;
+	return false;
+}
+
+struct refctx {
+	struct lp	*p;
+	int		 line;
+};
+
+/* Compare two strings through pointers, for qsort and bsearch. */
+static int
+strp_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Edit distance of a and b, or more than max (a cheap bound). */
+static int
+edit_distance(const char *a, const char *b, int max)
+{
+	int	la = strlen(a), lb = strlen(b), i, j, d[64 + 1], prev, t;
+
+	if (la > 64 || lb > 64 || abs(la - lb) > max)
+		return max + 1;
+	for (j = 0; j <= lb; j++)
+		d[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = d[0];
+		d[0] = i;
+		for (j = 1; j <= lb; j++) {
+			t = d[j];
+			d[j] = prev + (tolower((unsigned char)a[i - 1]) !=
+			    tolower((unsigned char)b[j - 1]));
+			if (d[j - 1] + 1 < d[j])
+				d[j] = d[j - 1] + 1;
+			if (t + 1 < d[j])
+				d[j] = t + 1;
+			prev = t;
+		}
+	}
+	return d[lb];
+}
+
+/*
+ * vmstat.KEY and meminfo.KEY must be keys some kernel of the kit has;
+ * the error suggests the nearest one.
+ */
+static void
+check_key(struct lp *p, int line, const char *spec)
+{
+	const struct lab_env	*env = p->env;
+	char			 want[256], *w = want;
+	const char		*src, *best = NULL;
+	size_t			 sl;
+	int			 i, bd = 4, d;
+
+	if (env == NULL || env->keys == NULL)
+		return;
+	if (strncmp(spec, "vmstat.", 7) == 0)
+		src = "vmstat";
+	else if (strncmp(spec, "meminfo.", 8) == 0)
+		src = "meminfo";
+	else
+		return;
+	sl = strlen(src);
+	snprintf(want, sizeof want, "%s %s", src, spec + sl + 1);
+	if (bsearch(&w, env->keys, env->nkeys, sizeof *env->keys, strp_cmp) != NULL)
+		return;
+	for (i = 0; i < env->nkeys; i++) {
+		if (strncmp(env->keys[i], want, sl + 1) != 0)
+			continue;
+		d = edit_distance(env->keys[i] + sl + 1, want + sl + 1, 3);
+		if (d < bd) {
+			bd = d;
+			best = env->keys[i] + sl + 1;
+		}
+	}
+	if (best != NULL)
+		perr_at(p, line, "%s: no kernel of the kit has %s key '%s' "
+		    "(did you mean %s.%s?)", spec, src, want + sl + 1, src, best);
+	else
+		perr_at(p, line, "%s: no kernel of the kit has %s key '%s' "
+		    "(the keys are in labs/kernel-keys)", spec, src, want + sl + 1);
+}
+
+/* lexpr_specs() callback: the key check alone. */
+static void
+key_ref(const char *spec, const char *mark, void *arg)
+{
+	struct lp	*p = arg;
+
+	(void)mark;
+	check_key(p, p->line, spec);
+}
+
+/* Read a kernel-keys file: "SOURCE KEY" lines, '#' comments. */
+int
+lab_keys_load(const char *path, struct lab_env *env, char *err, size_t errlen)
+{
+	FILE	*f;
+	char	 line[512], *nl;
+	int	 n = 0, cap = 256, lineno = 0;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	env->keys = xmalloc(cap * sizeof *env->keys);
+	while (fgets(line, sizeof line, f) != NULL) {
+		lineno++;
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if ((strncmp(line, "vmstat ", 7) != 0 && strncmp(line, "meminfo ", 8) != 0) ||
+		    strchr(strchr(line, ' ') + 1, ' ') != NULL || strchr(line, ' ')[1] == '\0') {
+			snprintf(err, errlen, "%s:%d: want 'vmstat KEY' or 'meminfo KEY'",
+			    path, lineno);
+			while (n > 0)
+				free(env->keys[--n]);
+			free(env->keys);
+			env->keys = NULL;
+			fclose(f);
+			return -1;
+		}
+		if (n == cap)
+			env->keys = xrealloc(env->keys, (cap *= 2) * sizeof *env->keys);
+		env->keys[n++] = xstrdup(line);
+	}
+	fclose(f);
+	qsort(env->keys, n, sizeof *env->keys, strp_cmp);
+	env->nkeys = n;
+	return 0;
+}
+
+/*
+ * delta(SPEC, MARK) must name a mark set earlier in the step, and every
+ * spec a key the kit's kernels have.
+ */
+static void
+check_mark_ref(const char *spec, const char *mark, void *arg)
+{
+	struct refctx	*r = arg;
+
+	check_key(r->p, r->line, spec);
+	if (mark != NULL && mark[0] != '\0' && !has_mark(r->p->step, mark))
+		perr_at(r->p, r->line, "delta(%s, %s): no 'mark %s' earlier in "
+		    "this step", spec, mark, mark);
+}
+
+/* result(NAME.KEY) must name a workload some run/bg line started. */
+static void
+check_results(struct lp *p, const struct lexpr *e)
+{
+	char	name[128];
+	int	i;
+
+	if (e == NULL)
+		return;
+	if (e->kind == LX_RESULT) {
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(e->spec, "."), e->spec);
+		/* the program's name, or its last part (umkit-rsscheck: rsscheck) */
+		for (i = 0; i < p->nwl; i++) {
+			size_t	wl = strlen(p->wl[i]), nl = strlen(name);
+
+			if (strcmp(p->wl[i], name) == 0 || (wl > nl + 1 &&
+			    p->wl[i][wl - nl - 1] == '-' && strcmp(p->wl[i] + wl - nl, name) == 0))
+				break;
+		}
+		if (i == p->nwl)
+			PERR(p, "result(%s): no run or bg line before it starts '%s'",
+			    e->spec, name);
+	}
+	check_results(p, e->a);
+	check_results(p, e->b);
+}
+
+/* Validate the references of a condition. */
+static void
+check_refs(struct lp *p, const struct lcond *c)
+{
+	if (c == NULL)
+		return;
+	check_refs_expr(p, c->left);
+	check_refs_expr(p, c->right);
+}
+
+/* Validate the marks and results an expression refers to. */
+static void
+check_refs_expr(struct lp *p, const struct lexpr *e)
+{
+	struct refctx	r = { p, p->line };
+
+	lexpr_specs(e, check_mark_ref, &r);
+	check_results(p, e);
+}
+
+/* A keyword line inside a step. */
+static void
+step_line(struct lp *p, const char *kw, const char *rest)
+{
+	struct lstep	*st = p->step;
+	struct lact	*a;
+	char		 w[256];
+	const char	*const *v;
+
+	if (strcmp(kw, "view") == 0) {
+		for (v = lab_views; *v != NULL; v++)
+			if (strcmp(*v, rest) == 0)
+				break;
+		if (*v == NULL)
+			PERR(p, "view %s: no such view (lru, compaction, counters, overview)", rest);
+		free(st->view);
+		st->view = xstrdup(rest);
+	} else if (strcmp(kw, "variant") == 0) {
+		int i;
+
+		for (i = 0; i < p->lab->nvariants; i++)
+			if (strcmp(p->lab->variants[i], rest) == 0)
+				break;
+		if (i == p->lab->nvariants)
+			PERR(p, "variant %s: not in the lab's 'variants' line", rest);
+		free(st->variant);
+		st->variant = xstrdup(rest);
+	} else if (strcmp(kw, "needs") == 0) {
+		while (word(&rest, w, sizeof w)) {
+			if (w[0] != '/')
+				PERR(p, "needs %s: want an absolute guest path", w);
+			push_str(&st->needs, &st->nneeds, w);
+		}
+	} else if (strcmp(kw, "ask") == 0) {
+		struct lask	*q = &st->ask;
+		int		 before;
+		bool		 bad_answer;
+
+		if (q->kind != LQ_NONE)
+			PERR(p, "ask: one question per step (the first is at line %d)", q->line);
+		memset(q, 0, sizeof *q);
+		q->line = p->line;
+		if (!word(&rest, w, sizeof w) ||
+		    (strcmp(w, "choice") != 0 && strcmp(w, "number") != 0)) {
+			PERR(p, "ask: want 'ask choice answer=K QUESTION' or "
+			    "'ask number answer=EXPR [tolerance=T] QUESTION'");
+			return;
+		}
+		q->kind = w[0] == 'c' ? LQ_CHOICE : LQ_NUMBER;
+		before = p->nerrs;
+		options(p, &rest, "answer tolerance", ask_opt, q);
+		bad_answer = p->nerrs > before;
+		if (*rest == '\0')
+			PERR(p, "ask: the question text expected");
+		q->question = xstrdup(rest);
+		if (q->kind == LQ_CHOICE && q->answer == 0)
+			PERR(p, "ask choice: answer=K (the right choice's letter) expected");
+		if (q->kind == LQ_NUMBER && q->truth == NULL && !bad_answer)
+			PERR(p, "ask number: answer=EXPR (what will happen) expected");
+		if (q->kind == LQ_NUMBER)
+			check_results(p, q->truth);
+		p->ask = q->kind == LQ_CHOICE ? q : NULL;
+	} else if (strcmp(kw, "run") == 0 || strcmp(kw, "bg") == 0) {
+		a = new_act(p, kw[0] == 'r' ? LA_RUN : LA_BG);
+		a->timeout_s = kw[0] == 'r' ? 60 : 0;
+		options(p, &rest, kw[0] == 'r' ? "timeout status result" : "result", act_opt, a);
+		if (*rest == '\0')
+			PERR(p, "%s: a guest command expected", kw);
+		a->text = expand_lets(p, rest);
+		check_interp(p, a->text, false);
+		note_workload(p, rest);
+	} else if (strcmp(kw, "gdb") == 0) {
+		char	*dir = xstrdup(p->path), *slash = strrchr(dir, '/');
+
+		a = new_act(p, LA_GDB);
+		a->timeout_s = 30;
+		options(p, &rest, "timeout", act_opt, a);
+		if (slash != NULL)
+			slash[1] = '\0';
+		else
+			dir[0] = '\0';
+		if (!word(&rest, w, sizeof w) || *rest != '\0')
+			PERR(p, "gdb: want 'gdb [timeout=S] FILE' (gdb commands, "
+			    "beside the lab file)");
+		else {
+			a->path = xasprintf("%s%s", dir, w);
+			if (p->env != NULL && p->env->patches_dir != NULL &&
+			    access(a->path, R_OK) < 0)
+				PERR(p, "gdb %s: %s", w, strerror(errno));
+		}
+		free(dir);
+		/* Its "gdb: key=value" lines are result(gdb.KEY). */
+		push_str(&p->wl, &p->nwl, "gdb");
+	} else if (strcmp(kw, "write") == 0) {
+		a = new_act(p, LA_WRITE);
+		if (!word(&rest, w, sizeof w) || w[0] != '/')
+			PERR(p, "write: want 'write /GUEST/PATH TEXT'");
+		a->path = xstrdup(w);
+		a->text = expand_lets(p, rest);
+		check_interp(p, a->text, false);
+	} else if (strcmp(kw, "wait") == 0) {
+		a = new_act(p, LA_WAIT);
+		a->timeout_s = 30;
+		options(p, &rest, "timeout", act_opt, a);
+		a->cond = cond_here(p, rest);
+		check_refs(p, a->cond);
+	} else if (strcmp(kw, "let") == 0) {
+		char		 err[LAB_ERR_LEN], *x;
+		struct lexpr	*e;
+		const char	*q;
+		int		 i;
+
+		if (!word(&rest, w, sizeof w) || !name_char(w[0]) ||
+		    isdigit((unsigned char)w[0]) || strncmp(rest, "= ", 2) != 0) {
+			PERR(p, "let: want 'let NAME = EXPR'");
+			return;
+		}
+		for (q = w; *q != '\0'; q++)
+			if (!name_char(*q)) {
+				PERR(p, "let %s: a name is letters, digits and '_'", w);
+				return;
+			}
+		for (i = 0; i < p->nlet; i++)
+			if (strcmp(p->letn[i], w) == 0) {
+				PERR(p, "let %s: defined twice in this step", w);
+				return;
+			}
+		x = expand_lets(p, rest + 2);
+		if ((e = lexpr_parse(x, err)) == NULL) {
+			PERR(p, "let %s: %s", w, err);
+			free(x);
+			return;
+		}
+		check_refs_expr(p, e);
+		lexpr_free(e);
+		push_str(&p->letn, &p->nlet, w);
+		p->nlet--;
+		p->letv = xrealloc(p->letv, (p->nlet + 1) * sizeof *p->letv);
+		p->letv[p->nlet++] = xasprintf("(%s)", x);
+		free(x);
+	} else if (strcmp(kw, "show") == 0) {
+		a = new_act(p, LA_SHOW);
+		if (*rest == '\0')
+			PERR(p, "show: the text expected (values as {{EXPR}})");
+		a->text = expand_lets(p, rest);
+		check_interp(p, a->text, true);
+	} else if (strcmp(kw, "sleep") == 0) {
+		a = new_act(p, LA_SLEEP);
+		if ((a->timeout_s = duration(rest)) < 0 || a->timeout_s > 600)
+			PERR(p, "sleep %s: want a duration up to 10 minutes, like 2 or 500ms", rest);
+	} else if (strcmp(kw, "mark") == 0) {
+		if (!word(&rest, w, sizeof w) || *rest != '\0')
+			PERR(p, "mark: want one name");
+		else if (has_mark(st, w))
+			PERR(p, "mark %s: set twice in this step", w);
+		a = new_act(p, LA_MARK);
+		a->text = xstrdup(w);
+	} else if (strcmp(kw, "check") == 0) {
+		a = new_act(p, LA_CHECK);
+		a->check.points = 1;
+		options(p, &rest, "points", act_opt, a);
+		a->check.cond = a->cond = cond_here(p, rest);
+		check_refs(p, a->cond);
+		p->check = a;
+		return;
+	} else if (strcmp(kw, "fail") == 0 || strcmp(kw, "hint") == 0) {
+		char	**dst;
+
+		if (p->check == NULL) {
+			PERR(p, "%s: belongs right after a check", kw);
+			return;
+		}
+		dst = kw[0] == 'f' ? &p->check->check.fail : &p->check->check.hint;
+		if (*rest == '\0')
+			PERR(p, "%s: the text expected", kw);
+		if (*dst != NULL)
+			PERR(p, "%s: given twice for this check", kw);
+		free(*dst);
+		*dst = xstrdup(rest);
+		return;
+	} else if (kw[0] != '\0' && kw[1] == ')' && kw[2] == '\0' &&
+	    islower((unsigned char)kw[0])) {
+		struct lask	*q = p->ask;
+
+		if (q == NULL) {
+			PERR(p, "'%s' choice line belongs after 'ask choice'", kw);
+			return;
+		}
+		if (kw[0] != 'a' + q->nchoices)
+			PERR(p, "choice %c): choices go a), b), c) ... in order", kw[0]);
+		q->choices = xrealloc(q->choices, (q->nchoices + 1) * sizeof *q->choices);
+		q->choices[q->nchoices].key = kw[0];
+		q->choices[q->nchoices].text = xstrdup(rest);
+		q->nchoices++;
+		return;
+	} else {
+		PERR(p, "'%s' is not a step keyword (view, variant, needs, ask, run, "
+		    "bg, write, wait, sleep, show, let, mark, check, fail, hint)", kw);
+	}
+	if (strcmp(kw, "ask") != 0)
+		p->ask = NULL;
+	p->check = NULL;
+}
+
+/* Checks that need the whole file. */
+static void
+finish(struct lp *p)
+{
+	struct lab	*l = p->lab;
+	struct lstep	*st;
+	int		 i;
+
+	if (l->title == NULL)
+		perr_at(p, 0, "no 'title' line");
+	if (l->nsteps == 0)
+		perr_at(p, 0, "no steps (a step starts with 'step ID TITLE')");
+	if (l->nvariants == 0)
+		push_str(&l->variants, &l->nvariants, "base");
+	for (i = 0; i < l->nsteps; i++) {
+		st = &l->steps[i];
+		if (st->ask.kind == LQ_CHOICE) {
+			if (st->ask.nchoices < 2)
+				perr_at(p, st->ask.line, "ask choice: at least two "
+				    "choices (a) ..., b) ...) expected after it");
+			else if (st->ask.answer != 0 &&
+			    st->ask.answer >= 'a' + st->ask.nchoices)
+				perr_at(p, st->ask.line, "ask choice: answer=%c is not "
+				    "one of the choices", st->ask.answer);
+		}
+	}
+}
+
+/* Parse text (len bytes) as the lab file path. */
+struct lab *
+lab_parse(const char *path, const char *text, size_t len,
+    const struct lab_env *env, char **errs)
+{
+	struct lp	 p = { .path = path, .env = env };
+	struct lab	*l = xcalloc(1, sizeof *l);
+	const char	*s = text, *end = text + len, *nl, *rest;
+	char		*line, kw[64];
+	int		 i;
+
+	l->path = xstrdup(path);
+	{
+		const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		size_t n = strlen(b);
+
+		if (n > 4 && strcmp(b + n - 4, ".lab") == 0)
+			n -= 4;
+		l->name = xasprintf("%.*s", (int)n, b);
+	}
+	l->mem_mb = 256;
+	l->cpus = 2;
+	l->disk_mb = -1;
+	p.lab = l;
+	while (s < end) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		if (nl == NULL)
+			nl = end;
+		p.line++;
+		line = xasprintf("%.*s", (int)(nl - s), s);
+		if (strlen(line) != (size_t)(nl - s)) {
+			PERR(&p, "a NUL byte in the line: not a text file");
+			s = nl + (nl < end);
+			free(line);
+			continue;
+		}
+		s = nl + (nl < end);
+		/* Trailing blanks and a CR go. */
+		for (i = (int)strlen(line); i > 0 && isspace((unsigned char)line[i - 1]); i--)
+			line[i - 1] = '\0';
+		rest = line;
+		while (isspace((unsigned char)*rest))
+			rest++;
+		if (*rest == '\0' || *rest == '#') {
+			free(line);
+			continue;
+		}
+		if (*rest == '|') {
+			rest++;
+			if (*rest == ' ')
+				rest++;
+			if (p.step != NULL)
+				add_text(&p.step->text, rest);
+			else
+				add_text(&l->intro, rest);
+			free(line);
+			continue;
+		}
+		word(&rest, kw, sizeof kw);
+		if (strcmp(kw, "step") == 0)
+			step_start(&p, rest);
+		else if (p.step == NULL)
+			header_line(&p, kw, rest);
+		else
+			step_line(&p, kw, rest);
+		free(line);
+	}
+	finish(&p);
+	for (i = 0; i < p.nwl; i++)
+		free(p.wl[i]);
+	free(p.wl);
+	lets_clear(&p);
+	if (p.nerrs > 0) {
+		*errs = p.errs;
+		lab_free(l);
+		return NULL;
+	}
+	*errs = NULL;
+	return l;
+}
+
+/* Read and parse a lab file. */
+struct lab *
+lab_load(const char *path, const struct lab_env *env, char **errs)
+{
+	FILE		*f;
+	char		*buf;
+	size_t		 len = 0, cap = 8192, n;
+	struct lab	*l;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		*errs = xasprintf("%s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	buf = xmalloc(cap);
+	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len == cap) {
+			if (cap >= (4u << 20)) {
+				fclose(f);
+				free(buf);
+				*errs = xasprintf("%s: larger than 4 MiB: not a lab file\n", path);
+				return NULL;
+			}
+			buf = xrealloc(buf, cap *= 2);
+		}
+	}
+	if (ferror(f)) {
+		*errs = xasprintf("%s: %s\n", path, strerror(errno));
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	l = lab_parse(path, buf, len, env, errs);
+	free(buf);
+	return l;
+}
+
+/* Free an array of strings. */
+static void
+free_strs(char **v, int n)
+{
+	int	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Free a lab. */
+void
+lab_free(struct lab *l)
+{
+	struct lstep	*st;
+	int		 i, j;
+
+	if (l == NULL)
+		return;
+	for (i = 0; i < l->nsteps; i++) {
+		st = &l->steps[i];
+		free(st->id);
+		free(st->title);
+		free(st->text);
+		free(st->view);
+		free(st->variant);
+		free_strs(st->needs, st->nneeds);
+		free(st->ask.question);
+		for (j = 0; j < st->ask.nchoices; j++)
+			free(st->ask.choices[j].text);
+		free(st->ask.choices);
+		lexpr_free(st->ask.truth);
+		for (j = 0; j < st->nacts; j++) {
+			free(st->acts[j].text);
+			free(st->acts[j].path);
+			lcond_free(st->acts[j].cond);
+			free(st->acts[j].check.fail);
+			free(st->acts[j].check.hint);
+		}
+		free(st->acts);
+	}
+	free(l->steps);
+	free(l->path);
+	free(l->name);
+	free(l->title);
+	free(l->level);
+	free_strs(l->variants, l->nvariants);
+	free(l->seed);
+	free(l->doc);
+	free(l->intro);
+	free(l->ex_file);
+	free(l->ex_variant);
+	free(l->ex_path);
+	free(l->ex_func);
+	free(l->ex_todo);
+	free_strs(l->needs, l->nneeds);
+	free(l);
+}
+
+/* Total points and checks. */
+int
+lab_points(const struct lab *l, int *nchecks)
+{
+	int	i, j, pts = 0, n = 0;
+
+	for (i = 0; i < l->nsteps; i++)
+		for (j = 0; j < l->steps[i].nacts; j++)
+			if (l->steps[i].acts[j].kind == LA_CHECK) {
+				pts += l->steps[i].acts[j].check.points;
+				n++;
+			}
+	if (nchecks != NULL)
+		*nchecks = n;
+	return pts;
+}

@@ -1,0 +1,98 @@
+# uml/link/link.mk - the guest link: protocol codec (uml/link/proto.c), host client
+# (uml/link/link.c), the agent (rootfs/agent.c), their tests and the fuzzer.
+#
+#   LINK_OBJS      objects the launcher links (with util-core, the part of
+#                  uml/util.h that the static agent links too)
+#   AGENT_SRCS     sources of the static guest agent (rootfs/rootfs.mk)
+#   make fuzz      libFuzzer on the frame decoders, FUZZ_SECONDS (60)
+#
+# Tests (in UNIT_TESTS, so 'make test' runs them): test-proto (codec),
+# test-link (agent + client on a socketpair, no UML), their ASan/UBSan
+# builds, test-link under TSan, and fuzz-replay (the checked-in corpus through the fuzz entry
+# point, built with gcc and ASan: no clang needed).
+
+LINK_OBJS	:= $(B)/obj/uml/link/proto.o $(B)/obj/uml/link/link.o $(B)/obj/uml/util-core.o
+AGENT_SRCS	:= rootfs/agent.c uml/link/proto.c uml/util-core.c uml/link/proto.h
+
+SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+		   -fno-omit-frame-pointer
+FUZZ_CC		?= clang
+FUZZ_SECONDS	?= 60
+LT		:= $(B)/tests
+
+$(LINK_OBJS): $(B)/obj/uml/%.o: uml/%.c uml/link/proto.h uml/link/link.h uml/util.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The agent built for the host, for the end-to-end tests.
+$(LT)/umkit-agent: rootfs/agent.c uml/link/proto.c uml/util-core.c uml/link/proto.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^)
+
+$(LT)/umkit-agent-asan: rootfs/agent.c uml/link/proto.c uml/util-core.c uml/link/proto.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^)
+
+$(LT)/test-proto: tests/unit/test-proto.c uml/link/proto.c uml/util-core.c uml/link/proto.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
+
+$(LT)/test-proto-asan: tests/unit/test-proto.c uml/link/proto.c uml/util-core.c uml/link/proto.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
+
+$(LT)/test-link: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c uml/link/proto.h \
+		uml/link/link.h $(LT)/umkit-agent
+	$(CC) $(CFLAGS) -Iuml -DAGENT='"$(CURDIR)/$(LT)/umkit-agent"' \
+		-o $@ $(filter %.c,$^) -lcmocka -pthread
+
+$(LT)/test-link-asan: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c \
+		uml/link/proto.h uml/link/link.h $(LT)/umkit-agent-asan
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml \
+		-DAGENT='"$(CURDIR)/$(LT)/umkit-agent-asan"' \
+		-o $@ $(filter %.c,$^) -lcmocka -pthread
+
+# ThreadSanitizer on the client (the agent is single-threaded).
+$(LT)/test-link-tsan: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c \
+		uml/link/proto.h uml/link/link.h $(LT)/umkit-agent
+	$(CC) $(CFLAGS) -fsanitize=thread -Iuml \
+		-DAGENT='"$(CURDIR)/$(LT)/umkit-agent"' \
+		-o $@ $(filter %.c,$^) -lcmocka -pthread
+
+$(LT)/fuzz-replay: tests/fuzz/fuzz-proto.c tests/fuzz/replay.c uml/link/proto.c uml/util-core.c \
+		uml/link/proto.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml \
+		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus"' \
+		-o $@ $(filter %.c,$^)
+
+UNIT_TESTS	+= $(LT)/test-proto $(LT)/test-proto-asan $(LT)/test-link \
+		   $(LT)/test-link-asan $(LT)/test-link-tsan $(LT)/fuzz-replay
+
+# libFuzzer: new inputs go to build/fuzz/corpus; the checked-in corpus
+# only seeds it (copy interesting finds to tests/fuzz-corpus by hand).
+$(B)/fuzz/fuzz-proto: tests/fuzz/fuzz-proto.c uml/link/proto.c uml/util-core.c uml/link/proto.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -std=gnu11 -Iuml \
+		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
+
+fuzz: $(B)/fuzz/fuzz-proto
+	@mkdir -p $(B)/fuzz/corpus
+	$(B)/fuzz/fuzz-proto -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-print_final_stats=1 $(B)/fuzz/corpus tests/fuzz-corpus
+
+
+
+# 'make bench' part: the link's own latency in a real guest, no FUSE.
+$(LT)/bench-link: tests/unit/bench-link.c uml/link/link.c uml/link/proto.c uml/util-core.c uml/link/proto.h \
+		uml/link/link.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -pthread
+
+.PHONY: link-bench
+bench: link-bench
+link-bench: $(LT)/bench-link $(B)/rootfs/initramfs.cpio
+	@test -x $(B)/k/$(VARIANT)/linux || \
+		{ echo "link-bench: no kernel $(B)/k/$(VARIANT)/linux (make kernel)"; exit 1; }
+	$(LT)/bench-link $(B)/k/$(VARIANT)/linux $(B)/rootfs/initramfs.cpio 500
+-include $(LINK_OBJS:.o=.d)
