@@ -389,6 +389,7 @@ ask_opt(struct lp *p, const char *name, const char *val, void *arg)
 		} else {
 			char	*x = expand_lets(p, val);
 
+			lexpr_free(q->truth);	/* an earlier answer= */
 			if ((q->truth = lexpr_parse(x, err)) == NULL)
 				PERR(p, "answer=%s: %s", val, err);
 			free(x);
@@ -802,13 +803,27 @@ check_refs_expr(struct lp *p, const struct lexpr *e)
 	check_results(p, e);
 }
 
+/* Free what a question holds and make it none (a second ask, lab_free). */
+static void
+ask_clear(struct lask *q)
+{
+	int	i;
+
+	free(q->question);
+	for (i = 0; i < q->nchoices; i++)
+		free(q->choices[i].text);
+	free(q->choices);
+	lexpr_free(q->truth);
+	memset(q, 0, sizeof *q);
+}
+
 /* A keyword line inside a step. */
 static void
 step_line(struct lp *p, const char *kw, const char *rest)
 {
 	struct lstep	*st = p->step;
 	struct lact	*a;
-	char		 w[256];
+	char		 w[256] = "";
 	const char	*const *v;
 
 	if (strcmp(kw, "view") == 0) {
@@ -842,7 +857,7 @@ step_line(struct lp *p, const char *kw, const char *rest)
 
 		if (q->kind != LQ_NONE)
 			PERR(p, "ask: one question per step (the first is at line %d)", q->line);
-		memset(q, 0, sizeof *q);
+		ask_clear(q);
 		q->line = p->line;
 		if (!word(&rest, w, sizeof w) ||
 		    (strcmp(w, "choice") != 0 && strcmp(w, "number") != 0)) {
@@ -1181,11 +1196,7 @@ lab_free(struct lab *l)
 		free(st->view);
 		free(st->variant);
 		free_strs(st->needs, st->nneeds);
-		free(st->ask.question);
-		for (j = 0; j < st->ask.nchoices; j++)
-			free(st->ask.choices[j].text);
-		free(st->ask.choices);
-		lexpr_free(st->ask.truth);
+		ask_clear(&st->ask);
 		for (j = 0; j < st->nacts; j++) {
 			free(st->acts[j].text);
 			free(st->acts[j].path);
