@@ -32,7 +32,7 @@ WARN	+= -Werror
 endif
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 $(WARN)
-CPPFLAGS += -MMD -MP -Iuml
+CPPFLAGS += -MMD -MP -iquote uml
 
 # Debian packages: installed (root) or named (otherwise) before anything
 # is compiled.  Not needed for cleaning, nor again in the sub-make of

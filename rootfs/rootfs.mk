@@ -30,7 +30,7 @@ rootfs: $(ROOTFS)
 
 $(B)/rootfs/bin/%: $$(%_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static $($*_FLAGS) -Iuml -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) -static $($*_FLAGS) -iquote uml -o $@ $(filter %.c,$^)
 
 $(ROOTFS): rootfs/mkdevs.sh $(GUEST_BINS) $(GUEST_SCRIPTS) $(BUSYBOX) rootfs/rootfs.mk
 	@rm -rf $(B)/rootfs/stage && mkdir -p $(B)/rootfs/stage

@@ -25,10 +25,10 @@ bench-boot: all
 	@sh tests/bench-boot.sh
 
 # The guest disk's boot cost; the workloads' figures and their spread.
-$(B)/tests/bench-disk: tests/bench-disk.c tests/bench.h uml/guest/disk.c uml/guest/disk.h uml/util.c \
+$(B)/tests/bench-disk: tests/bench-disk.c tests/bench.h uml/guest/disk.c uml/guest/disk.h uml/util.c uml/spawn.c \
 		uml/util-core.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) -iquote uml -o $@ $(filter %.c,$^)
 
 bench-disk: all $(B)/tests/bench-disk
 	@sh tests/bench-disk.sh
@@ -59,9 +59,9 @@ bench-debuginfo: all
 .PHONY: bench-guest-io
 bench: bench-guest-io
 $(B)/tests/bench-initrd: tests/bench-initrd.c tests/bench.h uml/guest/initrd.c uml/guest/initrd.h \
-		uml/guest/guest.c uml/guest/disk.c uml/util.c uml/util-core.c
+		uml/guest/guest.c uml/guest/disk.c uml/util.c uml/util-core.c uml/spawn.c uml/kernel/kbuild.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -lpthread
+	$(CC) $(CFLAGS) -iquote uml -o $@ $(filter %.c,$^) -lpthread
 
 $(B)/tests/bench-run: tests/bench-run.c tests/bench.h
 	@mkdir -p $(@D)

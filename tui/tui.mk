@@ -4,7 +4,7 @@
 TUI_NCURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
 # the sources use GNU extensions (memmem, strtok_r, pread, openat); "util.h"
 # is the kit's support layer, uml/util.h (its libc-only part, util-core)
-TUI_CPPFLAGS := -D_GNU_SOURCE -Iuml
+TUI_CPPFLAGS := -D_GNU_SOURCE -iquote uml
 TUI_NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
 # libumkit-parse: the parsers, the MGLRU history model, the value layer
@@ -120,7 +120,7 @@ TUI_FUZZ_SRCS := $(patsubst %,tui/%.c,$(PARSE_LIB_MODULES)) uml/util-core.c
 $(B)/tests/fuzz-parse-replay: tests/fuzz/fuzz-parse.c tests/fuzz/replay.c \
 		uml/link/proto.c $(TUI_TEST_LINK)
 	@mkdir -p $(@D)
-	$(CC) -Itui -Iuml $(CFLAGS) $(TUI_SAN) \
+	$(CC) -Itui -iquote uml $(CFLAGS) $(TUI_SAN) \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-parse"' -o $@ \
 		$(filter %.c,$^) $(TUI_TEST_LINK)
 UNIT_TESTS += $(B)/tests/fuzz-parse-replay
@@ -142,7 +142,7 @@ fuzz-parse: $(B)/fuzz/fuzz-parse
 $(B)/tests/fuzz-values-replay: tests/fuzz/fuzz-values.c tests/fuzz/replay.c \
 		uml/link/proto.c $(TUI_TEST_LINK)
 	@mkdir -p $(@D)
-	$(CC) -Itui -Iuml $(CFLAGS) $(TUI_SAN) \
+	$(CC) -Itui -iquote uml $(CFLAGS) $(TUI_SAN) \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-values"' \
 		-DFIXTURE_ROOT='"$(CURDIR)/tests/fixtures/guest"' -o $@ \
 		$(filter %.c,$^) $(TUI_TEST_LINK)

@@ -8,12 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "patch/bench.h"
 #include "patch/compare.h"
-#include "guest/guest.h"
+#include "kernel/kbuild.h"
 #include "umkit.h"
 #include "util.h"
 
@@ -24,39 +23,6 @@ is_json(const char *arg)
 	size_t	n = strlen(arg);
 
 	return n > 5 && strcmp(arg + n - 5, ".json") == 0;
-}
-
-/*
- * The kernel binary of variant v (allocated): a smoke variant's from its
- * build/smoke/HASH (built again by kbuild.sh when missing), any other as
- * umkit exec finds it (guest_kernel: built on first use; an installed
- * kit's shipped kernels as they are).
- */
-char *
-variant_kernel(const char *v)
-{
-	struct guest_opts	 o;
-	char			*k, *cmd, *script, *build;
-
-	if (*v == '\0' || strchr(v, '/') != NULL || *v == '.')
-		fatalx("%s: not a variant name or a .json result file", v);
-	if (strncmp(v, "smoke-", 6) != 0) {
-		guest_opts_init(&o);
-		o.variant = v;
-		return xstrdup(guest_kernel(&o));
-	}
-	k = xasprintf("%s/build/smoke/%s/linux", top_dir(), v + 6);
-	if (access(k, X_OK) == 0)
-		return k;
-	script = top_path("uml/kernel/kbuild.sh");
-	build = top_path("build");
-	cmd = xasprintf("UMKIT_BUILD='%s' '%s' '%s' >/dev/null", build, script, v);
-	if (system(cmd) != 0 || access(k, X_OK) < 0)
-		fatalx("building variant %s failed (see above)", v);
-	free(cmd);
-	free(script);
-	free(build);
-	return k;
 }
 
 /* umkit compare [--bench NAMES] [-n N] [--json FILE] A B */
@@ -137,8 +103,11 @@ compare_main(int argc, char **argv)
 		fatalx("--bench %s: %s", names, err);
 	if (coverage)
 		compare_cov_check(label[1]);
-	for (i = 0; i < 2; i++)
-		kern[i] = variant_kernel(label[i]);
+	for (i = 0; i < 2; i++) {
+		if (strchr(label[i], '/') != NULL || *label[i] == '.')
+			fatalx("%s: not a variant name or a .json result file", label[i]);
+		kern[i] = kbuild_kernel(label[i]);
+	}
 	/* One variant against itself with two setups: name the sides. */
 	if (strcmp(label[0], label[1]) == 0)
 		for (i = 0; i < 2; i++)

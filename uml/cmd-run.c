@@ -6,7 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "guest/ctl.h"
+#include "guest/guest.h"
 #include "guest/rundir.h"
+#include "guest/supervisor.h"
+#include "tuiexec.h"
 #include "umkit.h"
 #include "util.h"
 
@@ -14,35 +18,33 @@
 static int
 run_main(int argc, char **argv)
 {
-	char	**sargv, *stop[3], *targs[4];
-	char	  name[32];
-	int	  i, n = 0, rc;
+	struct guest_opts	 o;
+	char			*targs[4], name[32];
+	int			 c, rc;
 
 	if (!isatty(0) || !isatty(1))
-		fatalx("run needs a terminal (for the TUI); try 'umkit start' and 'umkit tui'");
-	snprintf(name, sizeof name, "run-%d", (int)getpid());
-	sargv = xcalloc(argc + 4, sizeof *sargv);
-	sargv[n++] = "start";
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-n") == 0)
-			fatalx("run names its guest itself; use 'umkit start -n' instead");
-		sargv[n++] = argv[i];
+		fatalx("run needs a terminal (for the TUI); try 'umkit start' and "
+		    "'umkit tui'");
+	guest_opts_init(&o);
+	while ((c = getopt(argc, argv, "+V:m:c:d:k:Avn:")) != -1) {
+		if (c == 'n')
+			fatalx("run names its guest itself; use 'umkit start -n' "
+			    "instead");
+		if (c == '?')
+			return cmd_usage(&cmd_run);
+		guest_opt(&o, c, optarg);
 	}
-	sargv[n++] = "-n";
-	sargv[n++] = name;
-	optind = 0;
-	if ((rc = cmd_start.exec(n, sargv)) != 0)
+	if (optind != argc)
+		return cmd_usage(&cmd_run);
+	snprintf(name, sizeof name, "run-%d", (int)getpid());
+	if ((rc = supervisor_start(name, &o, 0)) != 0)
 		return rc;
 	targs[1] = "--root";
 	targs[2] = run_mnt(name);
 	targs[3] = NULL;
-	rc = tui_spawn(targs);
-	stop[0] = "stop";
-	stop[1] = name;
-	stop[2] = NULL;
-	cmd_stop.exec(2, stop);
+	rc = tuiexec_run(targs);
+	ctl_stop(name);
 	free(targs[2]);
-	free(sargv);
 	return rc;
 }
 

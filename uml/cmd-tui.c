@@ -1,56 +1,14 @@
 /* cmd-tui.c - umkit tui: the TUI on a named guest's mirror or a root. */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "guest/rundir.h"
+#include "tuiexec.h"
 #include "umkit.h"
 #include "util.h"
-
-static volatile pid_t	tui_pid;
-
-/* SIGTERM/SIGHUP while the TUI runs: pass it on, then clean up. */
-static void
-tui_forward(int sig)
-{
-	if (tui_pid > 0)
-		kill(tui_pid, sig);
-}
-
-/* Run the TUI binary with args; returns its status. */
-int
-tui_spawn(char **args)
-{
-	struct sigaction	 sa = { .sa_handler = tui_forward };
-	char			*bin = top_path("build/bin/umkit-tui");
-	pid_t			 pid;
-	int			 st;
-
-	if (access(bin, X_OK) < 0)
-		fatalx("%s: missing (run 'make')", bin);
-	args[0] = bin;
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		execv(bin, args);
-		_exit(127);
-	}
-	tui_pid = pid;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return EXIT_KIT;
-	tui_pid = 0;
-	free(bin);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 /* umkit tui [--root DIR | NAME] [TUI options...] */
 static int
@@ -70,7 +28,7 @@ tui_main(int argc, char **argv)
 		}
 		args[n++] = argv[i];
 	}
-	return tui_spawn(args);
+	return tuiexec_run(args);
 }
 
 const struct cmd cmd_tui = {

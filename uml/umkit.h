@@ -42,7 +42,4 @@ int	cmd_usage(const struct cmd *);
 /* Exit with "no running guest 'NAME'" unless NAME is a running guest. */
 void	cmd_need_guest(const char *name);
 
-/* Run the TUI binary (build/bin/umkit-tui) with args[1...]; its status. */
-int	tui_spawn(char **args);
-
 #endif

@@ -8,15 +8,22 @@ include $(wildcard uml/link/link.mk uml/link/mirror.mk uml/lab/lab.mk)
 FUSE_CFLAGS	:= $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 
-# One file per command (uml/cmd-NAME.c), the supervisor beside its client
-# ctl.c.  util-core.o comes with LINK_OBJS (the agent links it too).
+# The launcher: the dispatcher and one thin file per command (uml/cmd-
+# NAME.c) over the engines in uml/'s folders (README: "Where things
+# live").  util-core.o and the link's objects come with LINK_OBJS (the
+# agent links them too), the mirror's with MIRROR_OBJS.
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
 		   cleanup doctor lab get gdb smoke compare plot coverage
-LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/guest/guest.c uml/guest/disk.c uml/guest/initrd.c uml/guest/rundir.c uml/guest/watch.c uml/guest/gdb.c uml/guest/oops.c \
-		   uml/guest/ctl.c uml/guest/supervisor.c uml/guest/preflight.c \
+LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/tuiexec.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
-		   uml/lab/lab-file.c uml/lab/lab-expr.c uml/lab/lab-run.c uml/lab/lab-out.c uml/lab/lab-ex.c uml/lab/lab-exbuild.c \
-		   uml/lab/lab-ui.c uml/patch/patchin.c uml/patch/bench.c uml/patch/stats.c uml/cov/cov.c uml/cov/cov-link.c uml/cov/cov-report.c uml/patch/smoke-cov.c uml/patch/compare-cov.c
+		   $(addprefix uml/guest/,guest.c disk.c initrd.c rundir.c watch.c \
+			gdb.c oops.c ctl.c supervisor.c preflight.c exec.c) \
+		   uml/kernel/kbuild.c \
+		   $(addprefix uml/lab/,lab-file.c lab-expr.c lab-run.c lab-out.c \
+			lab-ex.c lab-exbuild.c lab-ui.c lab-cat.c lab-state.c lab-batch.c) \
+		   $(addprefix uml/patch/,patchin.c pset-cov.c bench.c stats.c smoke.c \
+			smoke-stage.c smoke-boot.c smoke-cov.c compare-cov.c) \
+		   $(addprefix uml/cov/,cov.c cov-link.c cov-report.c)
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
 all-parts: kernel umkit
@@ -36,7 +43,7 @@ $(B)/bin/umkit: $(LAUNCHER_OBJS) $(LINK_OBJS) $(MIRROR_OBJS) \
 $(B)/tests/umkit-asan: $(LAUNCHER_SRCS) $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
 		$(MIRROR_OBJS:$(B)/obj/%.o=%.c) $(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -Iuml -Itui -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -iquote uml -Itui -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread -lm
 TEST_PROGS	+= $(B)/tests/umkit-asan
 
 # ./umkit is what users type; it finds the checkout from its own path.
@@ -52,10 +59,22 @@ kernel:
 # goes), plain and with ASan/UBSan.
 $(B)/tests/test-layout: tests/unit/test-layout.c uml/util.c uml/util-core.c uml/util.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
+	$(CC) $(CFLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
 $(B)/tests/test-layout-asan: tests/unit/test-layout.c uml/util.c uml/util-core.c uml/util.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
 UNIT_TESTS	+= $(B)/tests/test-layout $(B)/tests/test-layout-asan
 
 -include $(LAUNCHER_OBJS:.o=.d)
+
+# The engines without the command files (uml/cmd-*.c, umkit.c): the smoke
+# engine and the lab batch runner link and run alone, with ASan/UBSan.
+ENGINE_SRCS	:= $(filter-out uml/umkit.c uml/cmd-%.c,$(LAUNCHER_SRCS)) \
+		   $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
+		   $(MIRROR_OBJS:$(B)/obj/%.o=%.c)
+ENGINE_TESTS	:= $(B)/tests/test-smoke $(B)/tests/test-lab-batch
+$(ENGINE_TESTS): $(B)/tests/%: tests/unit/%.c $(ENGINE_SRCS) $(B)/lib/libumkit-parse-san.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -iquote uml -Itui -DTOP='"$(CURDIR)"' \
+		-o $@ $(filter %.c %.a,$^) $(FUSE_LIBS) -ljansson -lpthread -lm -lcmocka
+UNIT_TESTS	+= $(ENGINE_TESTS)

@@ -300,40 +300,82 @@ variant_dir(const char *variant)
 	return NULL;
 }
 
-/* Run argv and return what it wrote on stdout (util.h). */
-char *
-run_output(char *const argv[], const char *dir, int quiet, size_t max,
-    size_t *len, int *status)
+/* Start a file made whole or not at all (util.h). */
+FILE *
+afile_open(struct afile *af, const char *path, mode_t mode)
 {
-	char	*out;
-	int	 p[2], st;
-	pid_t	 pid;
+	int	fd, e;
 
-	if (pipe2(p, O_CLOEXEC) < 0)
-		fatal("pipe");
-	fflush(NULL);
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		dup2(p[1], 1);
-		if (quiet) {
-			int	nul = open("/dev/null", O_WRONLY);
-
-			if (nul >= 0)
-				dup2(nul, 2);
+	af->f = NULL;
+	af->path = xstrdup(path);
+	af->tmp = xasprintf("%s.XXXXXX", path);
+	if ((fd = mkostemp(af->tmp, O_CLOEXEC)) < 0 || fchmod(fd, mode) < 0 ||
+	    (af->f = fdopen(fd, "w")) == NULL) {
+		e = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(af->tmp);
 		}
-		if (dir != NULL && chdir(dir) < 0)
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
+		free(af->tmp);
+		free(af->path);
+		af->tmp = af->path = NULL;
+		errno = e;
+		return NULL;
 	}
-	close(p[1]);
-	out = read_fd_all(p[0], max, len);
-	close(p[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	return out;
+	return af->f;
+}
+
+/* Close the temporary and rename it over the file. */
+int
+afile_commit(struct afile *af)
+{
+	int	bad, e;
+
+	bad = ferror(af->f);
+	bad |= fclose(af->f) != 0;
+	af->f = NULL;
+	if (bad || rename(af->tmp, af->path) < 0) {
+		e = errno != 0 ? errno : EIO;
+		afile_abort(af);
+		errno = e;
+		return -1;
+	}
+	free(af->tmp);
+	free(af->path);
+	af->tmp = af->path = NULL;
+	return 0;
+}
+
+/* Remove the temporary; the file stays as it was. */
+void
+afile_abort(struct afile *af)
+{
+	int	e = errno;
+
+	if (af->f != NULL)
+		fclose(af->f);
+	if (af->tmp != NULL)
+		unlink(af->tmp);
+	free(af->tmp);
+	free(af->path);
+	af->f = NULL;
+	af->tmp = af->path = NULL;
+	errno = e;
+}
+
+/* Write buf as path, whole or not at all. */
+int
+write_file_atomic(const char *path, const void *buf, size_t len, mode_t mode)
+{
+	struct afile	af;
+
+	if (afile_open(&af, path, mode) == NULL)
+		return -1;
+	if (len > 0 && fwrite(buf, 1, len, af.f) != len) {
+		afile_abort(&af);
+		return -1;
+	}
+	return afile_commit(&af);
 }
 
 /*
@@ -456,4 +498,32 @@ conf_lines(const char *path, int (*fn)(char *, unsigned, void *), void *arg)
 	free(line);
 	fclose(f);
 	return r;
+}
+
+/* Text escaped for an XML attribute or element (util.h). */
+char *
+xml_escape(const char *s)
+{
+	size_t	n = 0, i;
+	char	*o, *p;
+
+	for (i = 0; s[i] != '\0'; i++)
+		n += strchr("<>&\"'", s[i]) ? 6 : 1;
+	o = p = xmalloc(n + 1);
+	for (i = 0; s[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '<': p = stpcpy(p, "&lt;"); break;
+		case '>': p = stpcpy(p, "&gt;"); break;
+		case '&': p = stpcpy(p, "&amp;"); break;
+		case '"': p = stpcpy(p, "&quot;"); break;
+		case '\'': p = stpcpy(p, "&apos;"); break;
+		default:
+			/* XML 1.0 has no place for other control characters. */
+			*p++ = (c < 0x20 && c != '\n' && c != '\t') ? ' ' : (char)c;
+		}
+	}
+	*p = '\0';
+	return o;
 }

@@ -17,6 +17,7 @@
 #define UMKIT_UML_UTIL_H
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -135,16 +136,32 @@ char	*read_text(const char *path);
  * length in *len unless NULL; NULL with errno on an error. */
 char	*read_fd_all(int fd, size_t max, size_t *len);
 /*
- * Run argv (looked up in PATH) in directory dir (NULL: here) and return
- * its standard output (at most max bytes, NUL-terminated, its length in
- * *len unless NULL); its stderr is kept, or /dev/null when quiet.
- * *status gets its exit status (127: not found; 128+N: signal N).
- * NULL (with *status set) when it could not be read.
+ * A file made whole or not at all: written to a private temporary beside
+ * it (PATH.XXXXXX), renamed over PATH on afile_commit.  Readers see the
+ * old file or the new one, never a half; a failure leaves no temporary.
  */
-char	*run_output(char *const argv[], const char *dir, int quiet, size_t max,
-	    size_t *len, int *status);
+struct afile {
+	FILE	*f;
+	char	*tmp;
+	char	*path;
+};
+/* Start writing path (mode for the new file); its stream, or NULL (errno). */
+FILE	*afile_open(struct afile *, const char *path, mode_t mode);
+/* Close and rename into place; 0, or -1 (errno) with nothing left behind. */
+int	 afile_commit(struct afile *);
+/* Give up: the temporary is removed, path is as it was. */
+void	 afile_abort(struct afile *);
+/* Write len bytes of buf as path, whole or not at all; 0 or -1 (errno). */
+int	 write_file_atomic(const char *path, const void *buf, size_t len,
+	    mode_t mode);
 /* Remove a directory tree (no symlinks followed); 0 or -1. */
 int	 rm_tree(const char *path);
+/*
+ * Text escaped for an XML attribute or element (allocated): the five
+ * markup characters as entities, other control characters but newline
+ * and tab as spaces (XML 1.0 has no place for them).
+ */
+char	*xml_escape(const char *);
 /* Parse a memory size like 512M or 1G into megabytes; -1 if malformed. */
 long	 parse_mem_mb(const char *);
 

@@ -42,40 +42,35 @@ walk_dent(const char *name, unsigned type, void *arg)
 	return 0;
 }
 
-/* Copy one guest file to host path in offset reads. */
+/* Copy one guest file to host path in offset reads, whole or not at all. */
 static int
 save_file(struct link *l, const char *gpath, const char *hpath)
 {
-	char	*buf, *tmp = xasprintf("%s.tmp", hpath);
-	ssize_t	 n;
-	uint64_t off = 0;
-	int	 fd, rc = 0;
+	struct afile	 af;
+	char		*buf;
+	ssize_t		 n;
+	uint64_t	 off = 0;
+	int		 rc = 0;
 
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
-		rc = -errno;
-		free(tmp);
-		return rc;
-	}
+	if (afile_open(&af, hpath, 0644) == NULL)
+		return -errno;
 	for (;;) {
 		n = link_read(l, gpath, off, COV_READ_CHUNK, 0, &buf);
 		if (n < 0) {
 			rc = (int)n;
 			break;
 		}
-		if (n > 0 && write_all(fd, buf, n) < 0)
+		if (n > 0 && fwrite(buf, 1, n, af.f) != (size_t)n)
 			rc = -errno;
 		free(buf);
 		if (rc != 0 || (size_t)n < COV_READ_CHUNK)
 			break;
 		off += n;
 	}
-	if (close(fd) < 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, hpath) < 0)
-		rc = -errno;
 	if (rc != 0)
-		unlink(tmp);
-	free(tmp);
+		afile_abort(&af);
+	else if (afile_commit(&af) < 0)
+		rc = -errno;
 	return rc;
 }
 

@@ -138,16 +138,22 @@ cov_json(const struct cov *c, const struct cov_hunks *hs,
 static void
 cov_json_write(const char *path, json_t *cov)
 {
-	json_t	*doc = access(path, F_OK) == 0 ? json_load_file(path, 0, NULL) : NULL;
-	char	*tmp = xasprintf("%s.tmp", path);
+	json_t		*doc = access(path, F_OK) == 0 ? json_load_file(path, 0, NULL) :
+			    NULL;
+	struct afile	 af;
 
 	if (doc == NULL)
 		doc = json_object();
 	json_object_set_new(doc, "coverage", cov);
-	if (json_dump_file(doc, tmp, JSON_INDENT(1)) < 0 || rename(tmp, path) < 0)
+	if (afile_open(&af, path, 0644) == NULL)
+		fatal("cannot write %s", path);
+	if (json_dumpf(doc, af.f, JSON_INDENT(1)) < 0) {
+		afile_abort(&af);
 		fatalx("cannot write %s", path);
+	}
+	if (afile_commit(&af) < 0)
+		fatal("cannot write %s", path);
 	json_decref(doc);
-	free(tmp);
 }
 
 

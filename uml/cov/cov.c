@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cov.h"
+#include "spawn.h"
 #include "util.h"
 
 /* Set up an empty coverage set. */
@@ -224,7 +225,7 @@ gcov_run(const char *gcno, const char *gcda, char *err, size_t errlen)
 		    tmp, strerror(errno));
 		goto out;
 	}
-	text = run_output(argv, tmp, 1, 64u << 20, &len, &st);
+	text = spawn_output(argv, tmp, 1, 64u << 20, &len, &st);
 	if (st == 127)
 		snprintf(err, errlen, "gcov is not installed (it comes with gcc)");
 	else if (st != 0 || text == NULL || len == 0)

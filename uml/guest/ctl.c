@@ -1,6 +1,7 @@
 /* ctl.c - messages on a named guest's control socket (see ctl.h). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,4 +212,46 @@ ctl_field(const char *text, const char *key, char *out, size_t size)
 			p++;
 	}
 	return out;
+}
+
+/* Stop guest name: ask its supervisor, force it if it does not go. */
+int
+ctl_stop(const char *name)
+{
+	const char	*f[] = { "stop", NULL };
+	char		*r, *dir, *pidf, *t;
+	long long	 until;
+	long		 pid;
+	int		 rc = 0;
+
+	dir = run_dir(name);
+	if (!run_alive(name)) {
+		if (access(dir, F_OK) == 0) {
+			warnmsg("guest %s was stale; cleaned up", name);
+			run_remove(name);
+		} else
+			rc = -1;
+		free(dir);
+		return rc;
+	}
+	r = ctl_call(name, f, NULL, 0, NULL);
+	free(r);
+	/* Wait for the supervisor to remove run/NAME; force it if not. */
+	until = now_ms() + 8000;
+	while (access(dir, F_OK) == 0 && now_ms() < until)
+		usleep(20000);
+	if (access(dir, F_OK) == 0) {
+		warnmsg("guest %s: supervisor did not stop; killing it", name);
+		pidf = xasprintf("%s/pid", dir);
+		if ((t = read_text(pidf)) != NULL) {
+			pid = strtol(t, NULL, 10);
+			if (pid > 1)
+				kill(pid, SIGKILL);
+			free(t);
+		}
+		free(pidf);
+		run_remove(name);
+	}
+	free(dir);
+	return 0;
 }

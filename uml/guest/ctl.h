@@ -46,6 +46,14 @@ int	ctl_exec_fds(const char *name, char *const argv[], int timeout_s,
 int	ctl_exec_io(const char *name, char *const argv[], int timeout_s,
 	    int in_fd, int out_fd, int err_fd, int *status);
 
+/*
+ * Stop guest name: ask its supervisor to stop (it kills the UML
+ * processes, unmounts the mirror, removes run/NAME), wait up to 8 s, then
+ * kill it and clean up; a stale run/NAME is cleaned up (said).  0, or -1
+ * when there is no guest of that name.
+ */
+int	ctl_stop(const char *name);
+
 /* The value of key in an info reply's key=value lines, copied into out
  * ("-" when absent); returns out. */
 const char *ctl_field(const char *text, const char *key, char *out,

@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +18,9 @@
 #include <linux/fs.h>
 
 #include "disk.h"
+#include "spawn.h"
 #include "util.h"
 
-extern char **environ;
 
 /* -d VALUE: megabytes, 0 for none, -1 if malformed or too small. */
 long
@@ -40,22 +39,16 @@ disk_parse_mb(const char *s)
 static int
 make_template(long mb, const char *out)
 {
-	char	*script = top_path("uml/guest/mkdisk.sh"), size[32];
-	char	*argv[] = { "sh", script, size, (char *)out, NULL };
-	pid_t	 pid;
-	int	 st, r;
+	char		*script = top_path("uml/guest/mkdisk.sh"), size[32];
+	char		*argv[] = { "/bin/sh", script, size, (char *)out, NULL };
+	struct spawn	 sp;
+	int		 st;
 
 	snprintf(size, sizeof size, "%ld", mb);
-	r = posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ);
+	spawn_init(&sp, argv);
+	st = spawn_run(&sp);
 	free(script);
-	if (r != 0) {
-		warnmsg("cannot run uml/guest/mkdisk.sh: %s", strerror(r));
-		return -1;
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	return st == 0 ? 0 : -1;
 }
 
 /* The template for mb megabytes, made when missing or older than the script. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gdb.h"
+#include "spawn.h"
 #include "util.h"
 
 /*
@@ -229,8 +230,8 @@ gdb_spawn(pid_t pid, const struct gdb_kernel *k, const char *setup,
 {
 	const char	*gdb = getenv("UMKIT_GDB") ? getenv("UMKIT_GDB") : "gdb";
 	char		*argv[32], pidbuf[32];
+	struct spawn	 sp;
 	int		 argc = 0, i;
-	pid_t		 child;
 
 	snprintf(pidbuf, sizeof pidbuf, "%d", (int)pid);
 	argv[argc++] = (char *)gdb;
@@ -257,24 +258,15 @@ gdb_spawn(pid_t pid, const struct gdb_kernel *k, const char *setup,
 		argv[argc++] = k->symbols;
 	argv[argc] = NULL;
 
-	fflush(NULL);
-	if ((child = fork()) < 0)
-		fatal("fork");
-	if (child == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		if (out_fd >= 0) {
-			dup2(out_fd, 1);
-			dup2(out_fd, 2);
-			i = open("/dev/null", O_RDONLY);
-			dup2(i, 0);
-		}
-		execvp(gdb, argv);
-		dprintf(2, "umkit: cannot run %s: %s (install Debian's gdb)\n",
-		    gdb, strerror(errno));
-		_exit(127);
+	if (!spawn_findable(gdb))
+		fatalx("cannot run %s: not found (install Debian's gdb)", gdb);
+	spawn_init(&sp, argv);
+	if (out_fd >= 0) {
+		sp.in = SPAWN_NULL;
+		sp.out = out_fd;
+		sp.err = out_fd;
 	}
-	return child;
+	return spawn_start(&sp);
 }
 
 /* Wait for gdb; continue the kernel if gdb left it stopped. */

@@ -22,6 +22,7 @@
 #include "disk.h"
 #include "guest.h"
 #include "initrd.h"
+#include "kernel/kbuild.h"
 #include "util.h"
 
 #define NTAIL	(sizeof ((struct guest *)0)->tail / sizeof (char *))
@@ -91,61 +92,13 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	}
 }
 
-/* Length of a variant's patches/ name: VARIANT+debug and +cov are VARIANT's. */
-size_t
-guest_variant_len(const char *variant)
-{
-	size_t	n = strlen(variant);
-
-	if (n > 6 && strcmp(variant + n - 6, "+debug") == 0)
-		return n - 6;
-	if (n > 4 && strcmp(variant + n - 4, "+cov") == 0)
-		return n - 4;
-	return n;
-}
-
-/*
- * Build variant (its patches in vdir) with uml/kernel/kbuild.sh, into the kit's
- * build directory (an installed kit: the user's cache); the kernel's
- * path as kbuild prints it, or NULL when the build failed.
- */
-static char *
-kbuild(const char *variant, const char *vdir)
-{
-	char	*script = top_path("uml/kernel/kbuild.sh"), *build = top_path("build");
-	char	*pdir = xstrdup(vdir), *slash, *eb, *ep, *buf, *out = NULL;
-	int	 st;
-
-	if ((slash = strrchr(pdir, '/')) != NULL)
-		*slash = '\0';
-	eb = xasprintf("UMKIT_BUILD=%s", build);
-	ep = xasprintf("UMKIT_PATCHES=%s", pdir);
-	char	*const argv[] = { "env", eb, ep, "/bin/sh", script,
-	    (char *)variant, NULL };
-	buf = run_output(argv, NULL, 0, PATH_MAX + 1, NULL, &st);
-	if (buf != NULL) {
-		buf[strcspn(buf, "\n")] = '\0';
-		if (st == 0 && buf[0] == '/' && access(buf, X_OK) == 0)
-			out = xstrdup(buf);
-	}
-	free(buf);
-	free(eb);
-	free(ep);
-	free(script);
-	free(build);
-	free(pdir);
-	return out;
-}
-
 /*
  * The kernel for the options, built on first use (always checked with
- * KSRC).  An installed kit's kernels are used as they are.
+ * KSRC; kbuild.h).  An installed kit's kernels are used as they are.
  */
 const char *
 guest_kernel(struct guest_opts *o)
 {
-	char	*k, *vdir, *rel;
-
 	if (o->kpath != NULL)
 		return o->kpath;
 	if (o->kernel != NULL) {
@@ -153,29 +106,7 @@ guest_kernel(struct guest_opts *o)
 			fatal("-k %s", o->kernel);
 		return o->kpath = xstrdup(o->kernel);
 	}
-	rel = xasprintf("build/k/%s/linux", o->variant);
-	k = top_path(rel);
-	free(rel);
-	/* A built kernel is used as it is, even without its patches (a copy
-	 * of the kit with only the kernel).  With KSRC the kernel may be
-	 * stale against that tree: let kbuild say. */
-	if (access(k, X_OK) == 0 && getenv("KSRC") == NULL)
-		return o->kpath = k;
-	free(k);
-	/* VARIANT+debug, +cov: VARIANT's patches with uml/kernel/debug.config or
-	 * uml/kernel/gcov.config (kbuild.sh). */
-	rel = xasprintf("%.*s", (int)guest_variant_len(o->variant), o->variant);
-	if ((vdir = variant_dir(rel)) == NULL)
-		fatalx("no variant '%s' (no %s/%s/series; see 'umkit variants')",
-		    o->variant, kit()->patches, rel);
-	free(rel);
-	if (getenv("KSRC") == NULL)
-		warnmsg("kernel for variant %s not built yet; building it now",
-		    o->variant);
-	if ((k = kbuild(o->variant, vdir)) == NULL)
-		fatalx("building variant %s failed (see above)", o->variant);
-	free(vdir);
-	return o->kpath = k;
+	return o->kpath = kbuild_kernel(o->variant);
 }
 
 /* Append a console line to the ring; note the first panic line. */

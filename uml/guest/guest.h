@@ -74,15 +74,8 @@ void	 guest_opts_init(struct guest_opts *);
 void	 guest_opt(struct guest_opts *, int opt, const char *arg);
 
 /*
- * The length of variant's name in patches/: VARIANT+debug (VARIANT with
- * debug info, uml/kernel/debug.config, built in build/k/VARIANT+debug) has
- * VARIANT's patches.
- */
-size_t	 guest_variant_len(const char *variant);
-
-/*
- * Path of the variant's kernel, building it first (uml/kernel/kbuild.sh) when it
- * does not exist, and remember it in o->kpath.  Exits on failure, so call
+ * Path of the options' kernel (-k, or the variant's, built first when
+ * missing: kbuild_kernel), remembered in o->kpath.  Exits on failure, so call
  * it before creating anything that would need cleaning up.
  */
 const char *guest_kernel(struct guest_opts *);

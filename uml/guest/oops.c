@@ -10,6 +10,7 @@
 
 #include "gdb.h"
 #include "oops.h"
+#include "spawn.h"
 #include "util.h"
 
 /* First lines of a report that means the kernel died or may die. */
@@ -83,14 +84,10 @@ char *
 oops_decode(const char *kernel, const char *report)
 {
 	struct gdb_kernel	 k;
-	char			*script = NULL, *in = NULL, *out = NULL;
+	struct spawn		 sp;
+	char			*script = NULL, *out = NULL, *argv[5];
 	char			 tmpl[] = "/tmp/umkit-oops-XXXXXX";
-	int			 fd = -1, p[2], st;
-	pid_t			 pid;
-	FILE			*f;
-	size_t			 len = 0, size = 0;
-	ssize_t			 n;
-	char			 buf[4096];
+	int			 fd = -1, st;
 
 	if (gdb_kernel_find(kernel, &k) < 0)
 		return NULL;
@@ -101,45 +98,27 @@ oops_decode(const char *kernel, const char *report)
 		goto out;
 	if ((fd = mkostemp(tmpl, O_CLOEXEC)) < 0)
 		goto out;
-	in = tmpl;
+	unlink(tmpl);
 	if (write_all(fd, report, strlen(report)) < 0)
 		goto out;
 	lseek(fd, 0, SEEK_SET);
-	if (pipe2(p, O_CLOEXEC) < 0)
-		goto out;
-	fflush(NULL);
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		dup2(fd, 0);
-		dup2(p[1], 1);
-		/* "auto": the script finds the tree's path from kernel_init. */
-		execlp("bash", "bash", script, k.binary, "auto", (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	if ((f = fdopen(p[0], "r")) == NULL)
-		fatal("fdopen");
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-		if (len + n + 1 > size)
-			out = xrealloc(out, size = (len + n + 1) * 2);
-		memcpy(out + len, buf, n);
-		len += n;
-	}
-	fclose(f);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (out != NULL)
-		out[len] = '\0';
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || len == 0) {
-		free(out);
-		out = NULL;
-	}
+	/* "auto": the script finds the tree's path from kernel_init. */
+	argv[0] = "bash";
+	argv[1] = script;
+	argv[2] = k.binary;
+	argv[3] = "auto";
+	argv[4] = NULL;
+	spawn_init(&sp, argv);
+	sp.in = fd;
+	sp.out = SPAWN_CAPTURE;
+	st = spawn_run(&sp);
+	if (st == 0 && sp.len > 0)
+		out = sp.output;
+	else
+		spawn_free(&sp);
 out:
 	if (fd >= 0)
 		close(fd);
-	if (in != NULL)
-		unlink(in);
 	free(script);
 	gdb_kernel_free(&k);
 	return out;

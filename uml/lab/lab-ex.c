@@ -154,45 +154,5 @@ ex_strip_function(const char *text, const char *fn, const char *todo,
 int
 ex_write(const char *path, const char *text)
 {
-	char	*tmp = xasprintf("%s.tmp", path);
-	FILE	*f = fopen(tmp, "w");
-	int	 e;
-
-	if (f == NULL || fputs(text, f) == EOF || fclose(f) != 0) {
-		e = errno;
-		unlink(tmp);
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	if (rename(tmp, path) < 0) {
-		e = errno;
-		unlink(tmp);
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	free(tmp);
-	return 0;
-}
-
-/* Run argv, its output to stderr (indented by the caller's terminal). */
-int
-ex_run(char *const argv[])
-{
-	pid_t	pid = fork();
-	int	st;
-
-	if (pid < 0)
-		fatal("fork");
-	if (pid == 0) {
-		dup2(2, 1);
-		execvp(argv[0], argv);
-		dprintf(2, "umkit: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return write_file_atomic(path, text, strlen(text), 0644);
 }

@@ -36,7 +36,5 @@ char	*ex_strip_function(const char *text, const char *fn, const char *todo,
 	    char *err, size_t errlen);
 /* Write text to path through a temporary file; 0 or -1 with errno. */
 int	 ex_write(const char *path, const char *text);
-/* Run argv (stdout to stderr); its exit status. */
-int	 ex_run(char *const argv[]);
 
 #endif

@@ -12,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernel/kbuild.h"
 #include "lab-ex.h"
+#include "spawn.h"
 #include "util.h"
 
 /* The last component of a path. */
@@ -50,40 +52,39 @@ mkdirs(const char *dir)
 static char *
 variant_tree(const struct lab *l)
 {
-	char	*tree, *stamp, *vdir, *script, *cmd, *pdir;
-	int	 st;
+	struct kbuild_req	 q = { .variant = l->ex_variant, .tree_only = 1 };
+	struct kbuild_res	 res;
+	char			*tree, *stamp, *vdir, *rel;
 
-	tree = xasprintf("%s/build/k/%s/src", top_dir(), l->ex_variant);
+	rel = xasprintf("build/k/%s/src", l->ex_variant);
+	tree = xasprintf("%s/%s", top_dir(), rel);
+	free(rel);
 	stamp = xasprintf("%s/.umkit-stamp", tree);
 	if (access(stamp, R_OK) == 0) {
 		free(stamp);
 		return tree;
 	}
 	free(stamp);
+	free(tree);
 	if ((vdir = variant_dir(l->ex_variant)) == NULL) {
 		warnmsg("lab %s: no variant '%s'", l->name, l->ex_variant);
-		free(tree);
 		return NULL;
 	}
-	pdir = xstrdup(vdir);
-	*strrchr(pdir, '/') = '\0';
-	script = top_path("uml/kernel/kbuild.sh");
+	*strrchr(vdir, '/') = '\0';
+	q.patches = vdir;
 	fprintf(stderr, "umkit: lab %s: preparing the source of variant %s\n",
 	    l->name, l->ex_variant);
-	cmd = xasprintf("UMKIT_BUILD='%s/build' UMKIT_PATCHES='%s' "
-	    "sh '%s' --tree '%s' >/dev/null", top_dir(), pdir, script,
-	    l->ex_variant);
-	st = system(cmd);
-	free(cmd);
-	free(script);
-	free(pdir);
+	kbuild_run(&q, &res);
 	free(vdir);
-	if (st != 0) {
-		warnmsg("lab %s: cannot prepare the source of variant %s (see above)",
-		    l->name, l->ex_variant);
-		free(tree);
+	if (res.status != KBUILD_OK) {
+		warnmsg("lab %s: cannot prepare the source of variant %s: %s (see "
+		    "above)", l->name, l->ex_variant, kbuild_what(res.status));
+		kbuild_res_free(&res);
 		return NULL;
 	}
+	tree = res.path;
+	res.path = NULL;
+	kbuild_res_free(&res);
 	return tree;
 }
 
@@ -174,6 +175,7 @@ build_program(const struct lab *l, const char *src, const char *outdir,
 {
 	char		*name, *bin;
 	char		*argv[10];
+	struct spawn	 sp;
 	int		 n = 0;
 
 	name = program_name(l);
@@ -188,7 +190,9 @@ build_program(const struct lab *l, const char *src, const char *outdir,
 	argv[n++] = (char *)src;
 	argv[n] = NULL;
 	unlink(bin);
-	if (ex_run(argv) != 0) {
+	spawn_init(&sp, argv);
+	sp.out = 2;		/* the compiler's messages, all on stderr */
+	if (spawn_run(&sp) != 0) {
 		warnmsg("lab %s: %s does not build (the compiler's messages are above)",
 		    l->name, src);
 		free(bin);
@@ -225,9 +229,11 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 {
 	char	*pdir = xasprintf("%s/build/exercise/patches", top_dir());
 	char	*vname = xasprintf("ex-%s", l->name), *vdir, *s, *orig, *line;
-	char	*series, *patch, *cmd, *from, *to;
-	FILE	*f;
-	int	 st;
+	char			*series, *patch, *from, *to, *la, *lb;
+	struct kbuild_req	 q = { 0 };
+	struct kbuild_res	 res;
+	FILE			*f;
+	int			 st;
 
 	vdir = xasprintf("%s/%s", pdir, vname);
 	rm_tree(vdir);
@@ -274,11 +280,20 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 	orig = xasprintf("%s/%s", line, l->ex_path);
 	free(line);
 	patch = xasprintf("%s/zz-exercise.patch", vdir);
-	cmd = xasprintf("diff -u --label 'a/%s' --label 'b/%s' '%s' '%s' > '%s'",
-	    l->ex_path, l->ex_path, orig, src, patch);
-	st = system(cmd);
-	free(cmd);
-	if (st != 0 && WEXITSTATUS(st) == 1) {
+	la = xasprintf("a/%s", l->ex_path);
+	lb = xasprintf("b/%s", l->ex_path);
+	{
+		char	*dargv[] = { "diff", "-u", "--label", la, "--label", lb,
+			    orig, (char *)src, NULL };
+		struct spawn	sp;
+
+		spawn_init(&sp, dargv);
+		sp.out_file = patch;
+		st = spawn_run(&sp);
+	}
+	free(la);
+	free(lb);
+	if (st == 1) {
 		to = xasprintf("%s/series", vdir);
 		if ((f = fopen(to, "a")) != NULL) {
 			fprintf(f, "zz-exercise.patch\n");
@@ -297,17 +312,15 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 	free(to);
 	fprintf(stderr, "umkit: lab %s: building the kernel with your %s "
 	    "(a minute or two)\n", l->name, base_name(l->ex_path));
-	s = top_path("uml/kernel/kbuild.sh");
-	cmd = xasprintf("UMKIT_BUILD='%s/build' UMKIT_PATCHES='%s' sh '%s' '%s' "
-	    ">/dev/null", top_dir(), pdir, s, vname);
-	free(s);
-	st = system(cmd);
-	free(cmd);
-	if (st != 0) {
+	q.variant = vname;
+	q.patches = pdir;
+	if (kbuild_run(&q, &res) != KBUILD_OK) {
 		warnmsg("lab %s: the kernel with your %s does not build (the "
 		    "compiler's messages are above)", l->name, src);
+		kbuild_res_free(&res);
 		return -1;
 	}
+	kbuild_res_free(&res);
 	b->variant = xstrdup(l->ex_variant);
 	b->kernel = xasprintf("%s/build/k/%s/linux", top_dir(), vname);
 	free(orig);

@@ -304,34 +304,6 @@ book_write_json(const struct lab_book *b, const struct lab_sess *s,
 
 /* ---- JUnit XML --------------------------------------------------------- */
 
-/* Escape for XML. */
-char *
-xml_escape(const char *s)
-{
-	size_t	n = 0, i;
-	char	*o, *p;
-
-	for (i = 0; s[i] != '\0'; i++)
-		n += strchr("<>&\"'", s[i]) ? 6 : 1;
-	o = p = xmalloc(n + 1);
-	for (i = 0; s[i] != '\0'; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		switch (c) {
-		case '<': p = stpcpy(p, "&lt;"); break;
-		case '>': p = stpcpy(p, "&gt;"); break;
-		case '&': p = stpcpy(p, "&amp;"); break;
-		case '"': p = stpcpy(p, "&quot;"); break;
-		case '\'': p = stpcpy(p, "&apos;"); break;
-		default:
-			/* XML 1.0 has no place for other control characters. */
-			*p++ = (c < 0x20 && c != '\n' && c != '\t') ? ' ' : (char)c;
-		}
-	}
-	*p = '\0';
-	return o;
-}
-
 /* One testsuite element. */
 static void
 junit_suite(FILE *f, const struct lab_book *b)
@@ -410,17 +382,13 @@ int
 books_write_junit(struct lab_book *const *b, int n, const char *path)
 {
 	struct lab_score	sc;
+	struct afile		af;
 	FILE			*f;
-	char			*tmp = xasprintf("%s.tmp", path);
-	int			 i, tests = 0, fails = 0, skips = 0, errs = 0, e;
+	int			 i, tests = 0, fails = 0, skips = 0, errs = 0;
 	double			 t = 0;
 
-	if ((f = fopen(tmp, "w")) == NULL) {
-		e = errno;
-		free(tmp);
-		errno = e;
+	if ((f = afile_open(&af, path, 0644)) == NULL)
 		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		book_score(b[i], &sc);
 		tests += sc.checks;
@@ -435,15 +403,7 @@ books_write_junit(struct lab_book *const *b, int n, const char *path)
 	for (i = 0; i < n; i++)
 		junit_suite(f, b[i]);
 	fprintf(f, "</testsuites>\n");
-	if (fclose(f) != 0 || rename(tmp, path) < 0) {
-		e = errno;
-		unlink(tmp);
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	return afile_commit(&af);
 }
 
 /* ---- the classroom report ---------------------------------------------- */

@@ -63,7 +63,4 @@ int	books_write_junit(struct lab_book *const *, int n, const char *path);
  */
 int	lab_report(char **files, int nfiles, const char *csv_dir, FILE *out);
 
-/* Escape s for XML attribute or text into a new string. */
-char	*xml_escape(const char *s);
-
 #endif

@@ -32,7 +32,7 @@
 #include "lab-run.h"
 #include "guest/rundir.h"
 #include "guest/supervisor.h"
-#include "umkit.h"
+#include "spawn.h"
 #include "util.h"
 #include "values.h"
 
@@ -295,8 +295,8 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	    strcmp(s->ex->variant, variant) == 0)
 		o.kernel = s->ex->kernel;
 	/* umkit smoke: the base steps on the patched kernel. */
-	if (getenv("UMKIT_SMOKE_KERNEL") != NULL && strcmp(variant, "base") == 0)
-		o.kernel = getenv("UMKIT_SMOKE_KERNEL");
+	if (s->base_kernel != NULL && strcmp(variant, "base") == 0)
+		o.kernel = s->base_kernel;
 	s->log_line(s, "booting %s (%d CPU%s, %ld MiB)", variant, o.cpus,
 	    o.cpus == 1 ? "" : "s", o.mem_mb);
 	rc = supervisor_start(s->gname, &o, 1);
@@ -320,8 +320,6 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 void
 lab_guest_down(struct lab_sess *s)
 {
-	char	*argv[3] = { "stop", s->gname, NULL };
-
 	char		*dir;
 	long long	 until = now_ms() + 8000;
 
@@ -333,10 +331,8 @@ lab_guest_down(struct lab_sess *s)
 	/* Stopped by a signal: the supervisor is shutting down already. */
 	while (stopped(s) && access(dir, F_OK) == 0 && now_ms() < until)
 		usleep(20000);
-	if (access(dir, F_OK) == 0) {
-		optind = 0;
-		cmd_stop.exec(2, argv);
-	}
+	if (access(dir, F_OK) == 0)
+		ctl_stop(s->gname);
 	free(dir);
 }
 
@@ -790,11 +786,9 @@ static const char *
 gdb_missing(void)
 {
 	const char	*gdb = getenv("UMKIT_GDB") ? getenv("UMKIT_GDB") : "gdb";
-	char		*cmd = xasprintf("command -v '%s' >/dev/null 2>&1", gdb);
-	int		 st = system(cmd);
 
-	free(cmd);
-	return st == 0 ? NULL : "gdb is not installed (uml/install/deps.sh installs it)";
+	return spawn_findable(gdb) ? NULL :
+	    "gdb is not installed (uml/install/deps.sh installs it)";
 }
 
 /*
@@ -1046,7 +1040,7 @@ lab_step_run(struct lab_sess *s, int i)
 	if (variant == NULL && !s->up)
 		variant = s->variant ? s->variant : s->lab->variants[0];
 	/* umkit smoke: the patch is against base; other variants lack it. */
-	if (getenv("UMKIT_SMOKE_KERNEL") != NULL &&
+	if (s->base_kernel != NULL &&
 	    strcmp(variant ? variant : s->variant ? s->variant : "base", "base") != 0) {
 		snprintf(why, sizeof why, "umkit smoke: needs variant %s, which "
 		    "does not carry the patch", variant ? variant : s->variant);
@@ -1060,7 +1054,7 @@ lab_step_run(struct lab_sess *s, int i)
 		if (st->acts[k].kind != LA_GDB)
 			continue;
 		/* umkit smoke judges the patch, not a debugger session. */
-		if (getenv("UMKIT_SMOKE_KERNEL") != NULL) {
+		if (s->base_kernel != NULL) {
 			rest_of_step(s, st, 0, LR_SKIP,
 			    "umkit smoke: a debugger step is not a check of the patch");
 			return LR_SKIP;

@@ -66,6 +66,9 @@ struct lab_sess {
 
 	struct values	*vals;		/* the mirror's values (values.h) */
 	const struct ex_build *ex;	/* the exercise, or NULL (lab-ex.h) */
+	/* Base steps run on this kernel; steps on other variants and gdb
+	 * steps are skipped (umkit smoke's patched kernel); or NULL. */
+	const char	*base_kernel;
 	struct lmark	*marks;
 	int		 nmarks;
 	char		*outs[LAB_MAX_OUTS];	/* recent foreground stdout */

@@ -27,7 +27,9 @@
 #include "guest/ctl.h"
 #include "lab-out.h"
 #include "lab-run.h"
+#include "lab-state.h"
 #include "lab-ui.h"
+#include "tuiexec.h"
 #include "link/record.h"
 #include "guest/rundir.h"
 #include "util.h"
@@ -497,40 +499,13 @@ rec_main(void *arg)
 static pid_t
 tui_start(struct ui *u, int *sock)
 {
-	char	*bin = top_path("build/bin/umkit-tui"), fdarg[16];
-	char	*argv[10];
-	int	 sv[2], n = 0;
-	pid_t	 pid;
+	int	sv[2];
+	pid_t	pid;
 
-	if (access(bin, X_OK) < 0)
-		fatalx("%s: missing (run 'make')", bin);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		fatal("socketpair");
-	argv[n++] = bin;
-	argv[n++] = "--root";
-	argv[n++] = u->s->root;
-	argv[n++] = "--lab-fd";
-	snprintf(fdarg, sizeof fdarg, "%d", 3);
-	argv[n++] = fdarg;
-	if (u->lab->steps[u->cur].view != NULL) {
-		argv[n++] = "--view";
-		argv[n++] = u->lab->steps[u->cur].view;
-	}
-	argv[n] = NULL;
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (dup2(sv[1], 3) < 0)
-			_exit(127);
-		execv(bin, argv);
-		_exit(127);
-	}
+	pid = tuiexec_start_lab(u->s->root, sv[1], u->lab->steps[u->cur].view);
 	close(sv[1]);
-	free(bin);
 	*sock = sv[0];
 	return pid;
 }

@@ -23,7 +23,4 @@ int	lab_interactive(struct lab *, double slow, bool exam,
 	    const struct ex_build *, volatile sig_atomic_t *stop, char *gname,
 	    size_t gsize, const char *json, const char *junit);
 
-/* The per-user state directory's subdirectory sub, made on demand. */
-char	*lab_state_dir(const char *sub);
-
 #endif

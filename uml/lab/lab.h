@@ -6,9 +6,15 @@
  *                I/O beyond reading the file); errors name FILE:LINE
  *   lab-expr.c   the check expressions: parse, validate, evaluate
  *   lab-run.c    run steps on a named guest: commands, waits, checks
- *   lab-out.c    KTAP, JUnit XML and JSON results; 'umkit lab report'
+ *                (lab-run.h)
+ *   lab-batch.c  run labs unattended, or hand one to lab-ui.c
+ *                (lab-batch.h)
  *   lab-ui.c     the interactive runner (the TUI with its lab pane)
- *   cmd-lab.c    the 'umkit lab' command
+ *   lab-cat.c    find, load, list and check lab files (lab-cat.h)
+ *   lab-state.c  the per-user results and progress (lab-state.h)
+ *   lab-out.c    KTAP, JUnit XML and JSON results; 'umkit lab report'
+ *   lab-ex.c, lab-exbuild.c  the exercises (lab-ex.h)
+ * The command, uml/cmd-lab.c, parses options and calls these.
  */
 #ifndef UMKIT_LAB_H
 #define UMKIT_LAB_H

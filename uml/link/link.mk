@@ -27,42 +27,42 @@ $(LINK_OBJS): $(B)/obj/uml/%.o: uml/%.c uml/link/proto.h uml/link/link.h uml/uti
 # The agent built for the host, for the end-to-end tests.
 $(LT)/umkit-agent: rootfs/agent.c uml/link/proto.c uml/util-core.c uml/link/proto.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) -iquote uml -o $@ $(filter %.c,$^)
 
 $(LT)/umkit-agent-asan: rootfs/agent.c uml/link/proto.c uml/util-core.c uml/link/proto.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^)
 
 $(LT)/test-proto: tests/unit/test-proto.c uml/link/proto.c uml/util-core.c uml/link/proto.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
+	$(CC) $(CFLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
 
 $(LT)/test-proto-asan: tests/unit/test-proto.c uml/link/proto.c uml/util-core.c uml/link/proto.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $(filter %.c,$^) -lcmocka
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
 
 $(LT)/test-link: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c uml/link/proto.h \
 		uml/link/link.h $(LT)/umkit-agent
-	$(CC) $(CFLAGS) -Iuml -DAGENT='"$(CURDIR)/$(LT)/umkit-agent"' \
+	$(CC) $(CFLAGS) -iquote uml -DAGENT='"$(CURDIR)/$(LT)/umkit-agent"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
 $(LT)/test-link-asan: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c \
 		uml/link/proto.h uml/link/link.h $(LT)/umkit-agent-asan
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml \
 		-DAGENT='"$(CURDIR)/$(LT)/umkit-agent-asan"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
 # ThreadSanitizer on the client (the agent is single-threaded).
 $(LT)/test-link-tsan: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c \
 		uml/link/proto.h uml/link/link.h $(LT)/umkit-agent
-	$(CC) $(CFLAGS) -fsanitize=thread -Iuml \
+	$(CC) $(CFLAGS) -fsanitize=thread -iquote uml \
 		-DAGENT='"$(CURDIR)/$(LT)/umkit-agent"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
 $(LT)/fuzz-replay: tests/fuzz/fuzz-proto.c tests/fuzz/replay.c uml/link/proto.c uml/util-core.c \
 		uml/link/proto.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus"' \
 		-o $@ $(filter %.c,$^)
 
@@ -73,7 +73,7 @@ UNIT_TESTS	+= $(LT)/test-proto $(LT)/test-proto-asan $(LT)/test-link \
 # only seeds it (copy interesting finds to tests/fuzz-corpus by hand).
 $(B)/fuzz/fuzz-proto: tests/fuzz/fuzz-proto.c uml/link/proto.c uml/util-core.c uml/link/proto.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -std=gnu11 -Iuml \
+	$(FUZZ_CC) -g -O1 -std=gnu11 -iquote uml \
 		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
 
 fuzz: $(B)/fuzz/fuzz-proto
@@ -87,7 +87,7 @@ fuzz: $(B)/fuzz/fuzz-proto
 $(LT)/bench-link: tests/unit/bench-link.c uml/link/link.c uml/link/proto.c uml/util-core.c uml/link/proto.h \
 		uml/link/link.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuml -o $@ $(filter %.c,$^) -pthread
+	$(CC) $(CFLAGS) -iquote uml -o $@ $(filter %.c,$^) -pthread
 
 .PHONY: link-bench
 bench: link-bench

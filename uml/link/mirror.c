@@ -42,6 +42,7 @@
 #include "link.h"
 #include "mirror.h"
 #include "mirror-policy.h"
+#include "spawn.h"
 #include "util.h"
 
 /* Threads serving requests: enough for 8 concurrent readers and a writer. */
@@ -1088,28 +1089,15 @@ is_mounted(const char *path)
 static int
 unmount_lazy(const char *path)
 {
-	pid_t	pid;
-	int	status;
+	char		*argv[] = { "fusermount3", "-u", "-z", "-q", "--",
+			    (char *)path, NULL };
+	struct spawn	 sp;
 
 	if (geteuid() == 0)
 		return umount2(path, MNT_DETACH) == 0 ? 0 : -errno;
-	if ((pid = fork()) == -1)
-		return -errno;
-	if (pid == 0) {
-		int	null = open("/dev/null", O_RDWR);
-
-		if (null >= 0) {
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		execlp("fusermount3", "fusermount3", "-u", "-z", "-q", "--",
-		    path, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) == -1)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EPERM;
+	spawn_init(&sp, argv);
+	sp.out = sp.err = SPAWN_NULL;
+	return spawn_run(&sp) == 0 ? 0 : -EPERM;
 }
 
 /* Unmount a stale mount at mountpoint; see mirror.h. */

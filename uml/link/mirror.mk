@@ -26,7 +26,7 @@ $(MIRROR_OBJS): $(B)/obj/uml/%.o: uml/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(MIRROR_FUSE_CFLAGS) -Itui -c -o $@ $<
 
 # Everything a host program using the mirror links.
-MIRROR_LINK	= $(MIRROR_OBJS) $(LINK_OBJS) $(B)/obj/uml/util.o \
+MIRROR_LINK	= $(MIRROR_OBJS) $(LINK_OBJS) $(B)/obj/uml/util.o $(B)/obj/uml/spawn.o \
 		  $(B)/lib/libumkit-parse.a
 
 # The pure path rules: no FUSE, no link.
@@ -35,16 +35,16 @@ POLICY_LINK	= $(B)/obj/uml/link/mirror-policy.o $(B)/obj/uml/util.o \
 
 $(MT)/test-mirror-unit: tests/unit/test-mirror-unit.c $(POLICY_LINK)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuml -o $@ $^ -lcmocka
+	$(CC) $(CFLAGS) -iquote uml -o $@ $^ -lcmocka
 
 $(MT)/test-record: tests/unit/test-record.c $(MIRROR_LINK)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuml -o $@ $^ $(MIRROR_FUSE_LIBS) -lcmocka -pthread
+	$(CC) $(CFLAGS) -iquote uml -o $@ $^ $(MIRROR_FUSE_LIBS) -lcmocka -pthread
 
 $(MT)/test-mirror-host: tests/unit/test-mirror-host.c $(MIRROR_LINK) \
 		$(MT)/umkit-agent
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuml -DAGENT='"$(CURDIR)/$(MT)/umkit-agent"' \
+	$(CC) $(CFLAGS) -iquote uml -DAGENT='"$(CURDIR)/$(MT)/umkit-agent"' \
 		-o $@ $(filter-out $(MT)/umkit-agent,$^) $(MIRROR_FUSE_LIBS) \
 		-lcmocka -pthread
 
@@ -54,23 +54,23 @@ UNIT_TESTS	+= $(MT)/test-mirror-unit $(MT)/test-record \
 # The same three built with ASan and UBSan (SAN_FLAGS from uml/link/link.mk),
 # from the sources, against the agent built with them too.
 MIRROR_SAN_SRCS	:= uml/link/mirror.c uml/link/mirror-policy.c uml/link/record.c uml/link/link.c \
-		   uml/link/proto.c uml/util.c uml/util-core.c
+		   uml/link/proto.c uml/util.c uml/util-core.c uml/spawn.c
 
 $(MT)/test-mirror-unit-asan: tests/unit/test-mirror-unit.c \
 		uml/link/mirror-policy.c uml/util.c uml/util-core.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -Iuml -o $@ $^ -lcmocka
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $^ -lcmocka
 
 $(MT)/test-record-asan: tests/unit/test-record.c $(MIRROR_SAN_SRCS) \
 		$(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -Iuml -Itui -o $@ $^ \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -iquote uml -Itui -o $@ $^ \
 		$(MIRROR_FUSE_LIBS) -lcmocka -pthread
 
 $(MT)/test-mirror-host-asan: tests/unit/test-mirror-host.c $(MIRROR_SAN_SRCS) \
 		$(MT)/umkit-agent-asan $(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -Iuml -Itui \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -iquote uml -Itui \
 		-DAGENT='"$(CURDIR)/$(MT)/umkit-agent-asan"' -o $@ \
 		$(filter %.c %.a,$^) $(MIRROR_FUSE_LIBS) -lcmocka -pthread
 

@@ -270,33 +270,25 @@ snapshot(struct rec *r, const char *tmpdir)
 	return dead ? -dead : copied;
 }
 
-/* Write the recording's header file (via a temporary, renamed). */
+/* Write the recording's header file, whole or not at all. */
 static int
 write_header(struct rec *r, int every_ms, long long started)
 {
-	char			*tmp = xasprintf("%s/." REC_HEADER ".tmp", r->dir);
 	char			*fin = xasprintf("%s/" REC_HEADER, r->dir);
 	char			*real = realpath(r->root, NULL);
 	struct rec_header	 h = { .every_ms = every_ms,
 				       .started_unix_ms = started };
 	char			 text[sizeof h.source + 128];
-	FILE			*f;
 	int			 err = 0;
 
 	snprintf(h.source, sizeof h.source, "%s", real != NULL ? real :
 	    r->root);
 	rec_header_format(text, sizeof text, &h);
-	if ((f = fopen(tmp, "w")) == NULL)
+	if (write_file_atomic(fin, text, strlen(text), 0644) < 0)
 		err = -errno;
-	else {
-		fputs(text, f);
-		if (fclose(f) != 0 || rename(tmp, fin) == -1)
-			err = -errno;
-	}
 	if (err != 0)
 		rlog(r, "%s: %s", fin, strerror(-err));
 	free(real);
-	free(tmp);
 	free(fin);
 	return err;
 }

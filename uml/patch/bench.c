@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "spawn.h"
 #include "stats.h"
 #include "util.h"
 
@@ -209,30 +210,24 @@ parse_out(struct bres *r, int side, char *out)
 
 /*
  * Start one boot, umkit exec -k KERNEL -- sh -c SCRIPT, its stdout into
- * an unlinked temporary file (*fd, read when it has ended).  Its pid.
+ * an unlinked temporary file (*fd, read when it has ended).
  */
-static pid_t
-boot_start(const char *kernel, const char *script, int *fd)
+static void
+boot_start(struct spawn *sp, char *argv[13], const char *kernel,
+    const char *script, int *fd)
 {
-	char	*argv[] = { top_path("build/bin/umkit"), "exec", "-c", "2", "-k",
-		    (char *)kernel, "-t", "900", "--", "sh", "-c", (char *)script, NULL };
 	char	 tmpl[] = "/tmp/umkit-bench.XXXXXX";
-	pid_t	 pid;
+	char	*a[] = { top_path("build/bin/umkit"), "exec", "-c", "2", "-k",
+		    (char *)kernel, "-t", "900", "--", "sh", "-c", (char *)script,
+		    NULL };
 
+	memcpy(argv, a, sizeof a);
 	if ((*fd = mkostemp(tmpl, O_CLOEXEC)) < 0)
 		fatal("mkostemp %s", tmpl);
 	unlink(tmpl);
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		dup2(*fd, 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	free(argv[0]);
-	return pid;
+	spawn_init(sp, argv);
+	sp->out = *fd;
+	spawn_start(sp);
 }
 
 /* The whole output in fd, allocated; fd is closed. */
@@ -245,109 +240,6 @@ slurp(int fd)
 	out = read_fd_all(fd, SIZE_MAX, NULL);
 	close(fd);
 	return out != NULL ? out : xstrdup("");
-}
-
-/* The children a terminating signal is passed on to (fwd_handler). */
-static volatile pid_t		fwd_pids[BENCH_MAX_JOBS];
-static volatile sig_atomic_t	fwd_n, fwd_sig;
-
-/* Pass a terminating signal on to the children being waited for. */
-static void
-fwd_handler(int sig)
-{
-	int	i;
-
-	fwd_sig = sig;
-	for (i = 0; i < fwd_n; i++)
-		if (fwd_pids[i] > 0)
-			kill(fwd_pids[i], sig);
-}
-
-static const int	fwd_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
-
-/* Forward the terminating signals to pids[0..n) from now on (old: saved). */
-static void
-fwd_begin(const pid_t *pids, int n, struct sigaction old[3])
-{
-	struct sigaction	sa;
-	int			i;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = fwd_handler;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < n; i++)
-		fwd_pids[i] = pids[i];
-	fwd_n = n;
-	for (i = 0; i < 3; i++)
-		sigaction(fwd_sigs[i], &sa, &old[i]);
-}
-
-/* Stop forwarding; 128+N if signal N came meanwhile, else 0. */
-static int
-fwd_end(struct sigaction old[3])
-{
-	int	i;
-
-	fwd_n = 0;
-	for (i = 0; i < 3; i++)
-		sigaction(fwd_sigs[i], &old[i], NULL);
-	return fwd_sig != 0 ? 128 + fwd_sig : 0;
-}
-
-/* An exit status as a shell reports it (a signal: 128+N). */
-static int
-exit_of(int st)
-{
-	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
-}
-
-/* Wait for pid, forwarding signals. */
-int
-child_wait(pid_t pid)
-{
-	return child_wait_tick(pid, NULL, NULL);
-}
-
-/* Wait for pid, forwarding signals, calling tick every 300 ms. */
-int
-child_wait_tick(pid_t pid, void (*tick)(void *), void *arg)
-{
-	struct sigaction	old[3];
-	int			st = 0, sig;
-
-	fwd_begin(&pid, 1, old);
-	for (;;) {
-		pid_t r = waitpid(pid, &st, tick != NULL ? WNOHANG : 0);
-
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			fatal("waitpid");
-		if (r == 0) {
-			tick(arg);
-			usleep(300000);
-		}
-	}
-	if ((sig = fwd_end(old)) != 0)
-		return sig;
-	return exit_of(st);
-}
-
-/* Wait for all of pids[0..n), forwarding signals; their statuses in rc. */
-static int
-group_wait(const pid_t *pids, int n, int *rc)
-{
-	struct sigaction	old[3];
-	int			i, st;
-
-	fwd_begin(pids, n, old);
-	for (i = 0; i < n; i++) {
-		while (waitpid(pids[i], &st, 0) < 0)
-			if (errno != EINTR)
-				fatal("waitpid");
-		rc[i] = exit_of(st);
-	}
-	return fwd_end(old);
 }
 
 /* "hostname, uname -r, cpu model" of this machine. */
@@ -403,8 +295,9 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 		    "exit 1; }; %s", setup[side], sc.s) : xstrdup(sc.s);
 	/* Boots k = 0 .. 2n-1 of side k % 2, jobs at a time. */
 	for (k = 0; k < 2 * n; k += nj) {
-		pid_t	pids[BENCH_MAX_JOBS];
-		int	fds[BENCH_MAX_JOBS], rcs[BENCH_MAX_JOBS], sig;
+		struct spawn	sps[BENCH_MAX_JOBS];
+		char		*argvs[BENCH_MAX_JOBS][13];
+		int		fds[BENCH_MAX_JOBS], rcs[BENCH_MAX_JOBS], sig;
 		long long el = now_ms() - t0;
 
 		nj = 2 * n - k < jobs ? 2 * n - k : jobs;
@@ -421,9 +314,11 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 			fprintf(stderr, tty ? "\rbench: %s, %llds elapsed   " :
 			    "bench: %s, %llds elapsed\n", what, el / 1000);
 		for (j = 0; j < nj; j++)
-			pids[j] = boot_start(kernel[(k + j) % 2], script[(k + j) % 2], &fds[j]);
-		sig = group_wait(pids, nj, rcs);
+			boot_start(&sps[j], argvs[j], kernel[(k + j) % 2],
+			    script[(k + j) % 2], &fds[j]);
+		sig = spawn_wait_all(sps, nj, rcs);
 		for (j = 0; j < nj; j++) {
+			free(argvs[j][0]);
 			out = slurp(fds[j]);
 			if (rc == 0 && (sig != 0 || rcs[j] != 0)) {
 				rc = sig != 0 ? sig : rcs[j];
@@ -583,18 +478,12 @@ bench_json_read(struct bres *r, int side, const char *path, char *err,
 int
 gnuplot_run(const char *gp, char *err, size_t errlen)
 {
-	pid_t	pid;
-	int	rc;
+	char		*argv[] = { "gnuplot", (char *)gp, NULL };
+	struct spawn	 sp;
+	int		 rc;
 
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) < 0)
-		fatal("fork");
-	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
-		_exit(127);
-	}
-	rc = child_wait(pid);
+	spawn_init(&sp, argv);
+	rc = spawn_run(&sp);
 	if (rc != 0)
 		snprintf(err, errlen, "gnuplot %s failed (status %d%s)", gp, rc,
 		    rc == 127 ? ": not installed? apt-get install gnuplot-nox" : "");

@@ -4,6 +4,7 @@
  * both, serialised, each benchmark pinned to guest CPU 1; per metric the
  * mean, standard deviation, % change and Welch's t-test (stats.h), as a
  * table in the shape of lkp-tests' compare, and as JSON with every sample.
+ * The charts of umkit compare --plot and umkit plot (gnuplot).
  */
 #ifndef UMKIT_BENCH_H
 #define UMKIT_BENCH_H
@@ -60,14 +61,4 @@ void	bench_free(struct bres *);
 int	bench_plot(const struct bres *, const char *dir, char *err, size_t errlen);
 /* Run gnuplot on a script file; 0, or -1 with err (naming a missing gnuplot). */
 int	gnuplot_run(const char *gp, char *err, size_t errlen);
-/*
- * Wait for child pid, passing SIGINT, SIGTERM and SIGHUP on to it (its
- * own cleanup runs: umkit exec kills its guest, kbuild.sh removes its
- * half-made tree).  Its exit status, 128+N for a signal; 128+N too when
- * this process got signal N meanwhile.
- */
-int	child_wait(pid_t pid);
-/* The same, calling tick(arg) every 300 ms while the child runs. */
-int	child_wait_tick(pid_t pid, void (*tick)(void *), void *arg);
-
 #endif

@@ -16,9 +16,8 @@
 #include "bench.h"
 #include "compare.h"
 #include "cov/cov.h"
+#include "kernel/kbuild.h"
 #include "patchin.h"
-#include "smoke.h"
-#include "umkit.h"
 #include "util.h"
 
 /* The report's first line. */
@@ -45,10 +44,12 @@ cov_pdir(const char *v, char **name)
 {
 	char	*pdir, *ser, *t;
 
-	if (strncmp(v, "smoke-", 6) == 0) {
+	if (kbuild_is_smoke(v)) {
 		*name = xasprintf("%s-cov", v);
-		pdir = xasprintf("%s/build/smoke/%s-cov", top_dir(), v + 6);
-		ser = xasprintf("%s/build/smoke/%s/series", top_dir(), v + 6);
+		pdir = kbuild_smoke_dir(*name);
+		t = kbuild_smoke_dir(v);
+		ser = xasprintf("%s/series", t);
+		free(t);
 	} else {
 		*name = xasprintf("%s+cov", v);
 		if ((pdir = variant_dir(v)) == NULL)
@@ -84,18 +85,18 @@ cov_kernel(const char *v, char **pdir)
 
 	*pdir = cov_pdir(v, &name);
 	/* smoke-HASH: its -cov twin, written from its patches if missing. */
-	if (strncmp(v, "smoke-", 6) == 0 && access(*pdir, F_OK) < 0) {
+	if (kbuild_is_smoke(v) && access(*pdir, F_OK) < 0) {
 		struct pset	 ps;
-		char		*src = xasprintf("%s/build/smoke/%s", top_dir(), v + 6);
+		char		*src = kbuild_smoke_dir(v);
 
 		pset_init(&ps);
 		if (patchin_path(src, &ps, err, sizeof err) < 0)
 			fatalx("--coverage: %s", err);
-		cov_variant_write(&ps, *pdir);
+		pset_write_cov(&ps, *pdir);
 		pset_free(&ps);
 		free(src);
 	}
-	k = variant_kernel(name);
+	k = kbuild_kernel(name);
 	free(name);
 	return k;
 }

@@ -1,16 +1,9 @@
 /*
  * compare.h - the coverage pass of 'umkit compare --coverage'
- * (compare-cov.c), run after cmd-compare.c's table.
+ * (compare-cov.c), run after the comparison table (bench.h).
  */
 #ifndef UMKIT_COMPARE_H
 #define UMKIT_COMPARE_H
-
-/*
- * The kernel binary of variant v (malloc'ed): smoke-HASH from
- * build/smoke/HASH, any other as umkit exec finds it; built when
- * missing.  Exits on failure.
- */
-char	*variant_kernel(const char *v);
 
 /*
  * Build variant v with gcov for the .c files its patches change, run the

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "patchin.h"
+#include "spawn.h"
 #include "util.h"
 
 /* Inputs larger than this are refused (a patch series, not a tarball). */
@@ -1237,7 +1238,7 @@ patchin_git(const char *dir, const char *range, struct pset *out, char *err,
 		snprintf(err, errlen, "%s: not a commit range", range);
 		return -1;
 	}
-	buf = run_output(argv, NULL, 0, PATCHIN_MAX, &len, &st);
+	buf = spawn_output(argv, NULL, 0, PATCHIN_MAX, &len, &st);
 	if (buf == NULL || st != 0) {
 		snprintf(err, errlen, "git -C %s format-patch --stdout %s failed "
 		    "(see above)", dir, range);

@@ -86,5 +86,12 @@ int	patchin_git(const char *dir, const char *range, struct pset *out,
  */
 int	pset_write(const struct pset *, const char *dir, const char *config,
 	    char *err, size_t errlen);
+/*
+ * pset-cov.c: write the list as a coverage variant in dir: pset_write with
+ * uml/kernel/gcov.config, and a profile naming the objects of the .c files
+ * it changes (kbuild.sh builds those with gcov); the profile is kept when
+ * it exists.  Exits on failure.
+ */
+void	pset_write_cov(const struct pset *, const char *dir);
 
 #endif

@@ -20,70 +20,20 @@
 
 #include "bench.h"
 #include "cov/cov.h"
+#include "kernel/kbuild.h"
 #include "patchin.h"
 #include "smoke.h"
-#include "umkit.h"
 #include "util.h"
-
-/*
- * Write a coverage variant directory: ps's patches, uml/kernel/gcov.config as
- * its config, and a profile naming the objects of the .c files they
- * change (kbuild.sh profiles those only).
- */
-void
-cov_variant_write(const struct pset *ps, const char *dir)
-{
-	char	 err[1024], *prof, *tmp, *cfgf = top_path("uml/kernel/gcov.config");
-	char	*cfg = read_text(cfgf);
-	FILE	*f;
-	const char **seen = NULL;
-	int	 i, j, k, nseen = 0;
-
-	if (cfg == NULL)
-		fatal("%s", cfgf);
-	if (pset_write(ps, dir, cfg, err, sizeof err) < 0)
-		fatalx("%s", err);
-	free(cfg);
-	free(cfgf);
-	prof = xasprintf("%s/profile", dir);
-	if (access(prof, F_OK) == 0) {
-		free(prof);
-		return;
-	}
-	tmp = xasprintf("%s.tmp", prof);
-	if ((f = fopen(tmp, "w")) == NULL)
-		fatal("%s", tmp);
-	fprintf(f, "# the objects of the .c files the patches change\n");
-	for (i = 0; i < ps->n; i++) {
-		for (j = 0; j < ps->v[i].nfiles; j++) {
-			const char	*p = ps->v[i].files[j];
-			size_t		 len = strlen(p);
-
-			if (len < 3 || strcmp(p + len - 2, ".c") != 0)
-				continue;
-			/* Once each, in the order they first come. */
-			for (k = 0; k < nseen && strcmp(seen[k], p) != 0; k++)
-				;
-			if (k < nseen)
-				continue;
-			seen = xrealloc(seen, (nseen + 1) * sizeof *seen);
-			seen[nseen++] = p;
-			fprintf(f, "%.*s.o\n", (int)(len - 2), p);
-		}
-	}
-	free(seen);
-	if (fclose(f) != 0 || rename(tmp, prof) < 0)
-		fatal("%s", prof);
-	free(tmp);
-	free(prof);
-}
 
 /* Write build/smoke/HEX-cov: the same patches, gcov, the profile. */
 int
 smoke_cov_prepare(struct smoke *s, const struct pset *ps, const char *hex)
 {
-	s->cov_dir = xasprintf("%s/build/smoke/%s-cov", top_dir(), hex);
-	cov_variant_write(ps, s->cov_dir);
+	char	*v = xasprintf("%s-cov", hex);
+
+	s->cov_dir = kbuild_smoke_dir(v);
+	free(v);
+	pset_write_cov(ps, s->cov_dir);
 	return 0;
 }
 
@@ -94,12 +44,12 @@ smoke_headline(const struct cov_sum *m, void *arg)
 	struct smoke	*s = arg;
 
 	if (m->nhunks == 0)
-		stage("coverage", "%s: nothing to measure: no hunk adds an "
+		smoke_stage(s, "coverage", "%s: nothing to measure: no hunk adds an "
 		    "executable line to a profiled .c file (%d hunk%s in headers "
 		    "or other files)", s->coverage == 2 ? "FAIL" : "ok (warning)",
 		    m->unmeasured, m->unmeasured == 1 ? "" : "s");
 	else
-		stage("coverage", "%s: %d of %d hunks ran (%d of %d executable "
+		smoke_stage(s, "coverage", "%s: %d of %d hunks ran (%d of %d executable "
 		    "added lines); %d guests' counters; reported in %.1f s",
 		    m->dead == 0 ? "ok" : s->coverage == 2 ? "FAIL" : "ok (warning)",
 		    m->nhunks - m->dead, m->nhunks, m->ran, m->exec, m->guests,
@@ -119,8 +69,7 @@ smoke_cov(struct smoke *s)
 	int		 rc, i, nrep, flood;
 
 	variant = xasprintf("smoke-%s", base);
-	rc = smoke_kbuild(s, variant, s->cov_dir, "smoke-tree-cov", NULL,
-	    "cov-build", &kernel);
+	rc = smoke_kbuild(s, variant, s->cov_dir, NULL, "cov-build", &kernel);
 	free(variant);
 	if (rc != 0)
 		return rc;
@@ -131,17 +80,19 @@ smoke_cov(struct smoke *s)
 	rm_tree(gdir);
 	setenv(COV_ENV, gdir, 1);
 	log = xasprintf("%s/boot.log", s->cov_dir);
-	rc = boot_run(s, kernel, "true", log, 512 << 10, &nrep, 0, &flood);
+	rc = smoke_boot_run(s, kernel, "true", log, SMOKE_FLOOD_BYTES, &nrep, 0,
+	    &flood);
 	free(log);
 	if (rc == 0 && strcmp(s->labs, "none") != 0) {
 		/* Their results do not count here: the plain stage judged them. */
 		log = xasprintf("%s/labs.ktap", s->cov_dir);
-		rc = run_labs(s, kernel, log) >= 128 ? 130 : 0;
+		rc = smoke_labs_run(s, kernel, log) >= 128 ? 130 : 0;
 		free(log);
 	}
 	for (i = 0; rc == 0 && i < s->nruns; i++) {
 		log = xasprintf("%s/run%d.log", s->cov_dir, i + 1);
-		rc = boot_run(s, kernel, s->runs[i], log, 64 << 20, &nrep, 0, &flood);
+		rc = smoke_boot_run(s, kernel, s->runs[i], log, SMOKE_RUN_LOG_MAX, &nrep,
+		    0, &flood);
 		rc = rc >= 128 && rc != EXIT_PANIC ? rc : 0;
 		free(log);
 	}
@@ -161,7 +112,7 @@ smoke_cov(struct smoke *s)
 	unsetenv(COV_ENV);
 	if (rc != 0) {
 		if (rc < 128)
-			stage("coverage", "FAIL: the coverage kernel's boot failed "
+			smoke_stage(s, "coverage", "FAIL: the coverage kernel's boot failed "
 			    "(status %d; console %s/boot.log)", rc, s->cov_dir);
 		free(gdir);
 		free(kernel);
@@ -179,7 +130,7 @@ smoke_cov(struct smoke *s)
 	q.arg = s;
 	if (cov_report(&q, &sum, s->cov_prop, SMOKE_MAX_PATCHES, &s->npatches,
 	    err, sizeof err) < 0) {
-		stage("coverage", "FAIL: %s", err);
+		smoke_stage(s, "coverage", "FAIL: %s", err);
 		rc = EXIT_KIT;
 	} else if (sum.dead > 0 || sum.nhunks == 0)
 		rc = s->coverage == 2 ? SMOKE_FAIL_COVERAGE : 0;

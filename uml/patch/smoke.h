@@ -1,15 +1,32 @@
 /*
- * smoke.h - the parts of 'umkit smoke' (cmd-smoke.c) that its coverage
- * pass (smoke-cov.c) uses too.
+ * smoke.h - the smoke engine: does a patch apply, build, boot clean, pass
+ * the labs' checks and the developer's own reproducers, and what does it
+ * do to the benchmarks?  ('umkit smoke' is its command, cmd-smoke.c.)
+ *
+ * The inputs become one patch list (patchin.h) written as the variant
+ * smoke-HASH in build/smoke/HASH (content-addressed: the same change in
+ * any form is the same variant, and its build is reused; kbuild.h).
+ * Each stage is a child of the kit's own tools (kbuild.sh, umkit exec,
+ * umkit lab), so their cleanup on failure, timeout and Ctrl-C holds here
+ * too.  Stages are recorded in struct smoke as they end, for the KTAP
+ * and JUnit reports.
+ *
+ *   smoke.c        the pipeline: input, apply, build, boot, labs, run,
+ *                  bench, coverage; the verdict
+ *   smoke-stage.c  the stage record and its KTAP and JUnit writers
+ *   smoke-boot.c   the children: kernel build, a boot with its console
+ *                  scanned for kernel reports, the labs' batch run
+ *   smoke-cov.c    the coverage pass (--coverage)
  */
 #ifndef UMKIT_SMOKE_H
 #define UMKIT_SMOKE_H
 
+#include <stdio.h>
 #include <sys/types.h>
 
 struct pset;
 
-/* Exit status of umkit smoke (also in the help text). */
+/* Exit status of a smoke run (also in the command's help text). */
 #define SMOKE_FAIL_INPUT	2	/* the input was refused */
 #define SMOKE_FAIL_APPLY	3	/* a patch does not apply */
 #define SMOKE_FAIL_BUILD	4	/* the kernel does not build */
@@ -19,8 +36,25 @@ struct pset;
 
 #define SMOKE_MAX_RUNS		32
 #define SMOKE_MAX_PATCHES	256
+#define SMOKE_MAX_STAGES	24
+
+/*
+ * A quiet boot's console and dmesg are ~10 KiB; dmesg is at most the
+ * kernel's 128 KiB log buffer: more console than this is a flood.
+ */
+#define SMOKE_FLOOD_BYTES	(512 << 10)
+/* A reproducer's own output counts too: its run may write this much. */
+#define SMOKE_RUN_LOG_MAX	(64 << 20)
+
+/* One stage's result line. */
+struct smoke_stage {
+	char	*name;
+	char	*text;		/* "ok..." passed; anything else failed */
+	double	 secs;		/* since the stage before ended */
+};
 
 struct smoke {
+	/* The options. */
 	const char	*adds[SMOKE_MAX_RUNS];
 	int		 nadds;
 	const char	*runs[SMOKE_MAX_RUNS];
@@ -34,6 +68,7 @@ struct smoke {
 	int		 debug, hash_only, timeout_s;
 	int		 jobs;		/* -j: benchmark boots at a time */
 	int		 coverage;	/* --coverage; 2: --require-coverage */
+	/* What the run found. */
 	char		*dir;		/* build/smoke/HASH */
 	char		*variant;	/* smoke-HASH */
 	char		*kernel;	/* its binary */
@@ -41,35 +76,69 @@ struct smoke {
 	/* Per patch, for the JUnit file: its coverage in one line. */
 	char		*cov_prop[SMOKE_MAX_PATCHES];
 	int		 npatches;
+	/* The stages so far. */
+	struct smoke_stage stages[SMOKE_MAX_STAGES];
+	int		 nstages;
+	long long	 stage_t0;	/* when the last stage ended (now_ms) */
 };
 
-/* The launcher binary, for subprocesses (malloc'ed). */
-char	*self(void);
-/* Run argv, its stderr (and stdout_too) into path; its exit status. */
-int	 run_to(char *const argv[], const char *path, int stdout_too);
-/* Print and record a stage's result ("ok..." passes; anything else fails). */
-void	 stage(const char *name, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
+/* smoke.c: the pipeline. */
+
+/* Options with their defaults (all labs, all benchmarks, 5 boots, 60 s). */
+void	 smoke_init(struct smoke *);
 /*
- * Build variant (its patches in dir, its shared tree build/k/TREE) with
- * progress; on success *kernel is its binary.  The stages are named
- * apply_stage (NULL: not shown) and build_stage.  0 or a SMOKE_FAIL_*.
+ * Run every stage on the inputs (files, directories, '-', commit
+ * ranges), print each stage's line, the reports and the verdict; 0, a
+ * SMOKE_FAIL_*, EXIT_KIT or 128+N (interrupted).
+ */
+int	 smoke_run(struct smoke *, int n, char **inputs);
+/* Free what a run filled in. */
+void	 smoke_free(struct smoke *);
+
+/* smoke-stage.c: the stage record. */
+
+/* Record and print a stage's line: "smoke: STAGE  RESULT". */
+void	 smoke_stage(struct smoke *, const char *name, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* The stages as KTAP. */
+void	 smoke_ktap(const struct smoke *, FILE *);
+/* The stages as a JUnit XML test suite (with the coverage properties). */
+void	 smoke_junit(const struct smoke *, FILE *);
+/* Write smoke_junit to path, whole or not at all; 0 or -1 (errno). */
+int	 smoke_junit_write(const struct smoke *, const char *path);
+
+/* smoke-boot.c: the children. */
+
+/*
+ * Build variant (its patches in dir), a progress line on a terminal; the
+ * stages apply_stage (NULL: not shown) and build_stage get its result;
+ * on success *kernel is its binary.  0, a SMOKE_FAIL_*, EXIT_KIT or 128+N.
  */
 int	 smoke_kbuild(struct smoke *, const char *variant, const char *dir,
-	    const char *tree, const char *apply_stage, const char *build_stage,
-	    char **kernel);
-/* Run the labs' batch checks (KTAP into log), base steps on kernel. */
-int	 run_labs(struct smoke *, const char *kernel, const char *log);
+	    const char *apply_stage, const char *build_stage, char **kernel);
 /*
- * Boot kernel and run cmd, console and output into logfile (stopped
- * past limit bytes: *flood); returns exec's status, *nrep the kernel
- * reports seen.
+ * Boot kernel and run cmd (sh -c) with the --add files, the console, cmd's
+ * output and then the guest's dmesg into logfile, stopped past limit
+ * bytes (*flood 2; 1 when it ended past SMOKE_FLOOD_BYTES).  *nrep gets
+ * the kernel reports in the console and dmesg (printed when print).
+ * Returns umkit exec's status.
  */
-int	 boot_run(struct smoke *, const char *kernel, const char *cmd,
+int	 smoke_boot_run(struct smoke *, const char *kernel, const char *cmd,
 	    const char *logfile, off_t limit, int *nrep, int print, int *flood);
+/* The marker before the guest's dmesg at the end of a boot's log. */
+#define SMOKE_DMESG_MARK	"@@umkit-smoke-dmesg@@"
+/*
+ * Count the lines of text that are kernel reports (BUG, WARNING, oops,
+ * panic, lockdep, KASAN, UBSAN ...), printing at most max of them.
+ */
+int	 smoke_reports(const char *text, int print, int max);
+/* The first report mark in text, or NULL. */
+const char *smoke_first_report(const char *text);
+/* Run the labs' batch checks, base steps on kernel (KTAP into log). */
+int	 smoke_labs_run(struct smoke *, const char *kernel, const char *log);
 
-/* A coverage variant in dir: ps's patches, uml/kernel/gcov.config, a profile. */
-void	 cov_variant_write(const struct pset *ps, const char *dir);
+/* smoke-cov.c: the coverage pass. */
+
 /* --coverage: write the variant HASH-cov (profile: the .c files ps touches). */
 int	 smoke_cov_prepare(struct smoke *, const struct pset *ps, const char *hex);
 /* --coverage: build it, run everything again on it, report per hunk. */

@@ -1,0 +1,221 @@
+/*
+ * exec.c - one command in a fresh or a named guest (exec.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "cov/cov.h"
+#include "ctl.h"
+#include "exec.h"
+#include "gdb.h"
+#include "guest.h"
+#include "initrd.h"
+#include "link/link.h"
+#include "oops.h"
+#include "preflight.h"
+#include "rundir.h"
+#include "util.h"
+#include "watch.h"
+
+/* exec --gdb: gdb on the one-shot guest, in a thread of its own. */
+struct exec_gdb {
+	pid_t			 pid;
+	struct gdb_kernel	 k;
+	char			*setup;
+	const char		*batch;		/* --gdb-x FILE, or NULL */
+	pthread_t		 thread;
+	int			 status;
+};
+
+/* Run gdb on the stopped UML process until it quits. */
+static void *
+exec_gdb_main(void *arg)
+{
+	struct exec_gdb	*e = arg;
+
+	e->status = gdb_run(e->pid, &e->k, e->setup, e->batch, NULL, 1);
+	return NULL;
+}
+
+/* Start gdb on the guest that guest_boot left stopped before its exec. */
+static struct exec_gdb *
+exec_gdb_start(struct guest *g, const char *rundir, const char *batch)
+{
+	struct exec_gdb	*e = xcalloc(1, sizeof *e);
+
+	e->pid = g->pid;
+	e->batch = batch;
+	if (gdb_kernel_find(g->kernel, &e->k) < 0)
+		fatal("%s", g->kernel);
+	e->setup = xasprintf("%s/gdb-setup.gdb", rundir);
+	if (gdb_write_setup(e->setup, &e->k, 1) < 0)
+		fatal("%s", e->setup);
+	if (batch == NULL)
+		fprintf(stderr, "umkit: gdb on the guest's kernel (%s), stopped "
+		    "at its first instruction; 'continue' boots it\n", e->k.binary);
+	if (pthread_create(&e->thread, NULL, exec_gdb_main, e) != 0)
+		fatalx("cannot start the gdb thread");
+	return e;
+}
+
+/* Wait for gdb to end; its status. */
+static int
+exec_gdb_end(struct exec_gdb *e)
+{
+	int	st;
+
+	pthread_join(e->thread, NULL);
+	st = e->status;
+	unlink(e->setup);
+	free(e->setup);
+	gdb_kernel_free(&e->k);
+	free(e);
+	return st;
+}
+
+/* Print a panic, oops or warning from the console log, decoded. */
+static int
+exec_report(const char *kernel, const char *logpath)
+{
+	char	*t = read_text(logpath), *r;
+	int	 warn = 0;
+
+	if (t == NULL || (r = oops_find(t, 120, &warn)) == NULL) {
+		free(t);
+		return 0;
+	}
+	fprintf(stderr, "umkit: guest kernel %s:\n", warn ? "warning" : "panic");
+	oops_print(stderr, kernel, r, "    ");
+	free(r);
+	free(t);
+	return 1;
+}
+
+/*
+ * One-shot: boot, wait for the agent, run argv (stdin from in_fd, or
+ * /dev/null when it is -1), kill the guest.  Returns the command's status
+ * or one of the EXIT_* codes.
+ */
+int
+exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv,
+    int gdb, const char *gdb_batch)
+{
+	struct guest	 g;
+	struct watch	*w;
+	struct link	*l = NULL;
+	struct exec_gdb	*eg = NULL;
+	char		 name[32], *rundir, *log, *tmplog;
+	int		 r, status = 0, why, rc;
+
+	initrd_prepare(o);	/* --add: checks; exits on a problem */
+	guest_kernel(o);	/* may build; exits on failure, before run/ */
+	preflight(o, 0);	/* exits on failure, before run/ too */
+	snprintf(name, sizeof name, "exec-%d", (int)getpid());
+	o->name = name;
+	if (run_create(name, getpid()) < 0)
+		fatal("cannot create run/%s", name);
+	rundir = run_dir(name);
+	log = run_log("exec");
+	tmplog = run_log(name);
+	o->logpath = tmplog;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	watch_block_signals();
+	o->gdb_stop = gdb;
+	if (guest_boot(&g, o, rundir) < 0) {
+		run_remove(name);
+		free(o->kpath);
+		return EXIT_KIT;
+	}
+	w = watch_start(&g, timeout_s);
+	if (gdb) {
+		watch_pass_sigint(w);
+		eg = exec_gdb_start(&g, rundir, gdb_batch);
+	}
+	l = link_open(g.link_fd, NULL);
+	g.link_fd = -1;		/* the link owns it now */
+	/* Under gdb the boot takes as long as the person at gdb's prompt. */
+	r = link_hello(l, gdb ? INT_MAX / 2 : BOOT_TIMEOUT_MS);
+	if (r == 0)
+		r = link_exec(l, argv, 0, in_fd, 1, 2, &status);
+	if (r == 0)
+		cov_collect(l, name);	/* with $UMKIT_GCOV_DIR: its counters */
+	if (eg != NULL && gdb_traced(g.pid) && gdb_batch == NULL)
+		fprintf(stderr, "umkit: the command ended; the guest is killed "
+		    "now: quit gdb\n");
+	guest_kill(&g);
+	if (eg != NULL)
+		exec_gdb_end(eg);
+	why = watch_stop(w);
+	guest_wait_gone(&g, 1000);
+	link_close(l);
+
+	if (why == -1) {
+		warnmsg("timed out after %d s; guest killed", timeout_s);
+		rc = EXIT_TIMEOUT;
+	} else if (why > 0) {
+		rc = 128 + why;
+	} else if (guest_panicked(&g, 0)) {
+		/* From the log: it has the whole report, decoded if it can be. */
+		if (!exec_report(g.kernel, tmplog))
+			guest_panicked(&g, 1);
+		rc = EXIT_PANIC;
+	} else if (r < 0) {
+		warnmsg("guest link failed: %s (console log: %s)", strerror(-r), log);
+		guest_print_tail(&g, 8);
+		rc = EXIT_KIT;
+	} else {
+		rc = status;
+		/* A WARN while the command ran: the guest went on, say so. */
+		exec_report(g.kernel, tmplog);
+	}
+	guest_free(&g);
+	free(o->kpath);
+	o->kpath = NULL;
+	rename(tmplog, log);
+	run_remove(name);
+	free(rundir);
+	free(log);
+	free(tmplog);
+	return rc;
+}
+
+/* Named guest: the supervisor runs the command with our stdio. */
+int
+exec_named(const char *name, int timeout_s, int in_fd, char **argv)
+{
+	int	status;
+
+	if (ctl_exec_io(name, argv, timeout_s, in_fd, 1, 2, &status) < 0) {
+		const char	*f[] = { "info", NULL };
+		char		*r = ctl_call(name, f, NULL, 0, NULL), *log, k[4096];
+		int		 i;
+
+		/* The console's end may come a moment after the link's. */
+		for (i = 0; i < 10 && r != NULL && strstr(r, "state=running"); i++) {
+			free(r);
+			usleep(100000);
+			r = ctl_call(name, f, NULL, 0, NULL);
+		}
+		/* The guest's kernel died under the command: show why. */
+		ctl_field(r != NULL ? r : "", "kernel", k, sizeof k);
+		log = run_log(name);
+		if (r != NULL && strstr(r, "state=panicked") != NULL &&
+		    exec_report(k, log)) {
+			free(log);
+			free(r);
+			return EXIT_PANIC;
+		}
+		free(log);
+		free(r);
+		return EXIT_KIT;
+	}
+	return status;
+}

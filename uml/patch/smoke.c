@@ -1,0 +1,367 @@
+/*
+ * smoke.c - the smoke pipeline (smoke.h): input, apply, build, boot, labs,
+ * run, bench and coverage, each a stage with its line; the verdict.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "guest/guest.h"
+#include "kernel/kbuild.h"
+#include "patchin.h"
+#include "smoke.h"
+#include "util.h"
+
+/* The kernel's debug checks for --debug (arch/um/Kconfig: UML 7.2 x86_64
+ * selects HAVE_ARCH_KASAN and LOCKDEP_SUPPORT). */
+static const char debug_config[] =
+"# umkit smoke --debug: the kernel's own checks that help an MM patch\n"
+"CONFIG_DEBUG_KERNEL=y\n"
+"CONFIG_DEBUG_VM=y\n"
+"CONFIG_PROVE_LOCKING=y\n"
+"CONFIG_KASAN=y\n"
+"CONFIG_KASAN_GENERIC=y\n"
+"CONFIG_KASAN_OUTLINE=y\n";
+
+/* Options with their defaults. */
+void
+smoke_init(struct smoke *s)
+{
+	memset(s, 0, sizeof *s);
+	s->labs = "all";
+	s->timeout_s = 60;
+	s->bench = "all";
+	s->jobs = 1;
+	s->boots = 5;
+	s->stage_t0 = now_ms();
+}
+
+/* Free what a run filled in. */
+void
+smoke_free(struct smoke *s)
+{
+	int	i;
+
+	free(s->dir);
+	free(s->variant);
+	free(s->kernel);
+	free(s->cov_dir);
+	for (i = 0; i < s->npatches; i++)
+		free(s->cov_prop[i]);
+	for (i = 0; i < s->nstages; i++) {
+		free(s->stages[i].name);
+		free(s->stages[i].text);
+	}
+	s->dir = s->variant = s->kernel = s->cov_dir = NULL;
+	s->npatches = s->nstages = 0;
+}
+
+/* Print the lines of a file after the first report, for evidence. */
+static void
+print_after(const char *text, const char *mark, int max)
+{
+	const char	*p = strstr(text, mark), *e;
+	int		 i;
+
+	if (p == NULL)
+		return;
+	while (p > text && p[-1] != '\n')
+		p--;
+	for (i = 0; i < max && p != NULL && *p != '\0'; i++) {
+		e = strchr(p, '\n');
+		printf("    | %.*s\n", (int)(e ? e - p : (long)strlen(p)), p);
+		p = e ? e + 1 : NULL;
+	}
+}
+
+/* Stage 6: the benchmarks, base against the patch. */
+static int
+smoke_bench(struct smoke *s)
+{
+	char		*base = kbuild_kernel("base");
+	const char	*kern[2] = { base, s->kernel }, *label[2] = { "base", s->variant };
+	struct bres	 r;
+	int		 rc;
+
+	rc = bench_run(kern, label, NULL, s->bench, s->boots, s->jobs, &r);
+	if (rc == 0) {
+		smoke_stage(s, "bench", "ok: %s, %d boots per kernel", s->bench, s->boots);
+		bench_table(&r, stdout);
+		if (s->json != NULL && bench_json_write(&r, s->json) < 0)
+			fatalx("cannot write %s", s->json);
+		if (s->plot != NULL) {
+			char err[512];
+
+			if (bench_plot(&r, s->plot, err, sizeof err) < 0)
+				fatalx("%s", err);
+		}
+	} else if (rc < 128) {
+		smoke_stage(s, "bench", "FAIL: a benchmark boot failed (status %d)", rc);
+		rc = SMOKE_FAIL_CHECK;
+	}
+	bench_free(&r);
+	free(base);
+	return rc;
+}
+
+/* Stage 1: the inputs as one patch list, written as the variant. */
+static int
+smoke_input(struct smoke *s, int n, char **inputs)
+{
+	struct pset	 ps;
+	char		 err[1024], hex[65], *dir;
+	const char	*git = s->git ? s->git : getenv("KSRC");
+	struct stat	 sb;
+	int		 i, j, nfiles = 0;
+
+	pset_init(&ps);
+	for (i = 0; i < n; i++) {
+		int	is_range = strstr(inputs[i], "..") != NULL &&
+		    stat(inputs[i], &sb) < 0;
+		int	rc;
+
+		if (is_range && git == NULL) {
+			smoke_stage(s, "input", "FAIL: %s: not a file; a commit range needs "
+			    "--git DIR or KSRC", inputs[i]);
+			pset_free(&ps);
+			return SMOKE_FAIL_INPUT;
+		}
+		rc = is_range ? patchin_git(git, inputs[i], &ps, err, sizeof err) :
+		    patchin_path(inputs[i], &ps, err, sizeof err);
+		if (rc < 0) {
+			smoke_stage(s, "input", "FAIL: %s", err);
+			pset_free(&ps);
+			return SMOKE_FAIL_INPUT;
+		}
+	}
+	for (i = 0; i < ps.n; i++)
+		nfiles += ps.v[i].nfiles;
+	pset_hash(&ps, hex);
+	hex[12] = '\0';
+	s->variant = xasprintf("smoke-%s%s", hex, s->debug ? "-debug" : "");
+	s->dir = kbuild_smoke_dir(s->variant);
+	dir = kbuild_smoke_dir("");
+	mkdir(dir, 0755);
+	free(dir);
+	if (pset_write(&ps, s->dir, s->debug ? debug_config : NULL, err,
+	    sizeof err) < 0)
+		fatalx("%s", err);
+	if (s->coverage)
+		smoke_cov_prepare(s, &ps, hex);
+	smoke_stage(s, "input", "ok: %d patch%s, %d file%s, variant %s", ps.n,
+	    ps.n == 1 ? "" : "es", nfiles, nfiles == 1 ? "" : "s", s->variant);
+	for (i = 0; i < ps.n; i++) {
+		printf("    %04d.patch  %s%s%s:", i + 1, ps.v[i].origin,
+		    ps.v[i].subject ? "  " : "", ps.v[i].subject ? ps.v[i].subject : "");
+		for (j = 0; j < ps.v[i].nfiles; j++)
+			printf(" %s", ps.v[i].files[j]);
+		printf("\n");
+	}
+	pset_free(&ps);
+	return 0;
+}
+
+/* Stage 3: boot the patched kernel and scan its console. */
+static int
+smoke_boot(struct smoke *s)
+{
+	char		*log = xasprintf("%s/boot.log", s->dir), *text;
+	long long	 t0 = now_ms();
+	int		 rc, nrep, flood;
+
+	rc = smoke_boot_run(s, s->kernel, "true", log, SMOKE_FLOOD_BYTES, &nrep, 0, &flood);
+	text = read_text(log);
+	if (rc == 0 && nrep == 0 && !flood) {
+		smoke_stage(s, "boot", "ok (%.1f s, no kernel reports; console %s)",
+		    (now_ms() - t0) / 1000.0, log);
+		rc = 0;
+	} else {
+		if (flood && rc != EXIT_PANIC)
+			smoke_stage(s, "boot", "FAIL: console flood (more than %d KiB%s)",
+			    SMOKE_FLOOD_BYTES >> 10, flood == 2 ? "; the boot was stopped" : "");
+		else if (rc == EXIT_PANIC)
+			smoke_stage(s, "boot", "FAIL: the kernel panicked at boot");
+		else if (rc == EXIT_TIMEOUT)
+			smoke_stage(s, "boot", "FAIL: hang: no shell within %d s", s->timeout_s);
+		else if (rc == EXIT_KIT && text != NULL &&
+		    strstr(text, "guest link failed") != NULL)
+			smoke_stage(s, "boot", "FAIL: hang: the guest never answered within "
+			    "%d s of boot (its link timed out)", BOOT_TIMEOUT_MS / 1000);
+		else if (nrep > 0)
+			smoke_stage(s, "boot", "FAIL: %d kernel report line%s at boot", nrep,
+			    nrep == 1 ? "" : "s");
+		else
+			smoke_stage(s, "boot", "FAIL: the guest did not come up (status %d)", rc);
+		/* Interrupted (not by the flood watch): pass the status on. */
+		if (flood != 2 && rc >= 128 && rc != EXIT_PANIC && rc != EXIT_TIMEOUT &&
+		    rc != EXIT_KIT) {
+			free(log);
+			free(text);
+			return rc;
+		}
+		if (text != NULL) {
+			const char *m, *d = strstr(text, SMOKE_DMESG_MARK "\n");
+
+			d = d ? d : text;
+			smoke_reports(d, 1, 12);
+			if ((m = smoke_first_report(d)) != NULL)
+				print_after(d, m, 12);
+			if (flood) {
+				/* The console's last line before the kernel log: what floods. */
+				const char *e = strstr(text, SMOKE_DMESG_MARK "\n"), *b;
+
+				e = e ? e : text + strlen(text);
+				while (e > text && e[-1] == '\n')
+					e--;
+				for (b = e; b > text && b[-1] != '\n'; b--)
+					;
+				printf("    the console's last line: %.*s\n", (int)(e - b > 200 ?
+				    200 : e - b), b);
+			}
+		}
+		printf("    (console: %s)\n", log);
+		rc = SMOKE_FAIL_BOOT;
+	}
+	free(text);
+	free(log);
+	return rc;
+}
+
+/* Stage 4: the labs' batch checks, base steps on the patched kernel. */
+static int
+smoke_labs(struct smoke *s)
+{
+	char	*log = xasprintf("%s/labs.ktap", s->dir), *text, *l, *nl;
+	int	 rc, pass = 0, fail = 0, skip = 0;
+
+	rc = smoke_labs_run(s, s->kernel, log);
+	text = read_text(log);
+	for (l = text; l != NULL && *l; l = nl ? nl + 1 : NULL) {
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl = '\0';
+		while (*l == ' ')
+			l++;
+		if (strncmp(l, "not ok ", 7) == 0) {
+			fail++;
+			printf("    %s\n", l);
+		} else if (strncmp(l, "ok ", 3) == 0) {
+			if (strstr(l, "# SKIP") || strstr(l, "# skip"))
+				skip++;
+			else
+				pass++;
+		}
+	}
+	free(text);
+	if (rc >= 128) {
+		free(log);
+		return rc;
+	}
+	if (rc == 0 && fail == 0)
+		smoke_stage(s, "labs", "ok: %d checks passed, %d skipped (steps on other "
+		    "variants); KTAP in %s", pass, skip, log);
+	else
+		smoke_stage(s, "labs", "FAIL: %d of %d checks failed (status %d); KTAP in %s",
+		    fail, pass + fail, rc, log);
+	free(log);
+	return rc == 0 && fail == 0 ? 0 : SMOKE_FAIL_CHECK;
+}
+
+/* Stage 5: each --run on base and on the patch. */
+static int
+smoke_runs(struct smoke *s)
+{
+	char	*base = kbuild_kernel("base"), *log;
+	int	 i, k, st[2], nrep[2], flood, bad = 0;
+	const char *kern[2] = { base, s->kernel }, *side[2] = { "base", "patched" };
+
+	for (i = 0; i < s->nruns; i++) {
+		for (k = 0; k < 2; k++) {
+			log = xasprintf("%s/run%d-%s.log", s->dir, i + 1, side[k]);
+			st[k] = smoke_boot_run(s, kern[k], s->runs[i], log, SMOKE_RUN_LOG_MAX,
+			    &nrep[k], 0, &flood);
+			free(log);
+			if (st[k] >= 128 && st[k] != EXIT_PANIC) {
+				free(base);
+				return st[k];
+			}
+		}
+		k = st[1] != 0 || nrep[1] > 0;
+		smoke_stage(s, "run", "%s: '%s': base status %d, %d report%s; patched status "
+		    "%d, %d report%s%s", k ? "FAIL" : "ok", s->runs[i], st[0], nrep[0],
+		    nrep[0] == 1 ? "" : "s", st[1], nrep[1], nrep[1] == 1 ? "" : "s",
+		    st[0] != st[1] ? " (differs from base)" : "");
+		if (k) {
+			log = xasprintf("%s/run%d-patched.log", s->dir, i + 1);
+			printf("    (output and console: %s)\n", log);
+			free(log);
+		}
+		bad |= k;
+	}
+	free(base);
+	return bad ? SMOKE_FAIL_CHECK : 0;
+}
+
+/* Run every stage. */
+int
+smoke_run(struct smoke *s, int n, char **inputs)
+{
+	long long	 t0 = now_ms();
+	int		 rc, fails = 0;
+
+	s->stage_t0 = t0;
+	if ((rc = smoke_input(s, n, inputs)) != 0)
+		return rc;
+	if (s->hash_only)
+		return 0;
+	if ((rc = smoke_kbuild(s, s->variant, s->dir, "apply", "build",
+	    &s->kernel)) != 0)
+		goto done;
+	if ((rc = smoke_boot(s)) != 0)
+		goto done;
+	if (strcmp(s->labs, "none") != 0) {
+		rc = smoke_labs(s);
+		if (rc >= 128)
+			goto done;
+		fails |= rc;
+	}
+	if (s->nruns > 0) {
+		rc = smoke_runs(s);
+		if (rc >= 128)
+			goto done;
+		fails |= rc;
+	}
+	if (strcmp(s->bench, "none") != 0) {
+		rc = smoke_bench(s);
+		if (rc >= 128)
+			goto done;
+		fails |= rc;
+	}
+	rc = fails ? SMOKE_FAIL_CHECK : 0;
+	if (s->coverage) {
+		int	crc = smoke_cov(s);
+
+		if (crc >= 128 || crc == EXIT_KIT) {
+			rc = crc;
+			goto done;
+		}
+		if (rc == 0)
+			rc = crc;
+	}
+done:
+	if (s->ktap)
+		smoke_ktap(s, stdout);
+	if (s->junit != NULL && smoke_junit_write(s, s->junit) < 0)
+		fatal("%s", s->junit);
+	if (rc >= 128 && rc != EXIT_PANIC)
+		printf("smoke: INTERRUPTED after %.1f s\n", (now_ms() - t0) / 1000.0);
+	else
+		printf("smoke: %s %s (%.1f s)\n", rc == 0 ? "PASS" : "FAIL",
+		    s->variant, (now_ms() - t0) / 1000.0);
+	return rc;
+}
