@@ -4,6 +4,10 @@
  * Line oriented: a keyword and its arguments per line, '|' lines of text,
  * '#' comment lines.  Every problem is reported as FILE:LINE: message and
  * parsing goes on, so one --check lists them all.
+ *
+ * Each keyword has its function, found through one of two tables:
+ * header_kws (title ... exercise: hdr_title ...) and step_kws (view ...
+ * hint: kw_view ...).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -18,6 +22,9 @@
 #include "util.h"
 
 #define MAX_ERRS	40
+#ifndef nitems
+#define nitems(a)	(sizeof (a) / sizeof (a)[0])
+#endif
 
 const char *const lab_views[] = { "lru", "compaction", "counters", "overview", NULL };
 
@@ -431,12 +438,148 @@ variant_exists(const struct lab_env *env, const char *name)
 	return ok;
 }
 
-/* exercise program FILE | exercise kernel VARIANT PATH FUNCTION TODO... */
+/* name beside the lab file: the lab file's directory and name (allocated). */
+static char *
+beside_lab(const struct lp *p, const char *name)
+{
+	const char	*slash = strrchr(p->path, '/');
+	int		 n = slash != NULL ? (int)(slash + 1 - p->path) : 0;
+
+	return xasprintf("%.*s%s", n, p->path, name);
+}
+
+/* The words of rest, guest paths a needs line wants, onto v. */
 static void
-exercise_line(struct lp *p, const char *rest)
+need_paths(struct lp *p, const char *rest, char ***v, int *n)
+{
+	char	w[256];
+
+	while (word(&rest, w, sizeof w)) {
+		if (w[0] != '/')
+			PERR(p, "needs %s: want an absolute guest path", w);
+		push_str(v, n, w);
+	}
+}
+
+/* ---- header keywords --------------------------------------------------- */
+
+/* title TEXT: the lab's title, the one header line a lab must have. */
+static void
+hdr_title(struct lp *p, const char *kw, const char *rest)
+{
+	if (*rest == '\0')
+		PERR(p, "title: the lab's title expected");
+	free(p->lab->title);
+	p->lab->title = xstrdup(rest);
+}
+
+/* minutes N: the time a student needs, 1-240. */
+static void
+hdr_minutes(struct lp *p, const char *kw, const char *rest)
+{
+	long	v;
+
+	if (!int_arg(rest, 1, 240, &v))
+		PERR(p, "minutes %s: want the student's time, 1-240", rest);
+	else
+		p->lab->minutes = (int)v;
+}
+
+/* level beginner|intermediate|advanced: the lab's level. */
+static void
+hdr_level(struct lp *p, const char *kw, const char *rest)
+{
+	if (strcmp(rest, "beginner") != 0 && strcmp(rest, "intermediate") != 0 &&
+	    strcmp(rest, "advanced") != 0)
+		PERR(p, "level %s: want beginner, intermediate or advanced", rest);
+	free(p->lab->level);
+	p->lab->level = xstrdup(rest);
+}
+
+/* variants NAME... (or variant): the kernel variants, the first boots first. */
+static void
+hdr_variants(struct lp *p, const char *kw, const char *rest)
 {
 	struct lab	*l = p->lab;
-	char		 kind[16], a[256], b[256], c[128], *dir, *slash;
+	char		 w[256];
+
+	if (*rest == '\0')
+		PERR(p, "%s: at least one variant name expected", kw);
+	while (word(&rest, w, sizeof w)) {
+		if (!variant_exists(p->env, w))
+			PERR(p, "variant %s: no such variant (no patches/%s/series)", w, w);
+		push_str(&l->variants, &l->nvariants, w);
+	}
+}
+
+/* memory SIZE: the guest's memory, at least 32M. */
+static void
+hdr_memory(struct lp *p, const char *kw, const char *rest)
+{
+	if ((p->lab->mem_mb = parse_mem_mb(rest)) < 32)
+		PERR(p, "memory %s: want a size like 256M or 1G (at least 32M)", rest);
+}
+
+/* cpus N: the guest's CPUs, 1-16. */
+static void
+hdr_cpus(struct lp *p, const char *kw, const char *rest)
+{
+	long	v;
+
+	if (!int_arg(rest, 1, 16, &v))
+		PERR(p, "cpus %s: want 1-16", rest);
+	else
+		p->lab->cpus = (int)v;
+}
+
+/* disk SIZE: the guest's disk, 0 for none. */
+static void
+hdr_disk(struct lp *p, const char *kw, const char *rest)
+{
+	if (strcmp(rest, "0") == 0)
+		p->lab->disk_mb = 0;
+	else if ((p->lab->disk_mb = parse_mem_mb(rest)) < 16)
+		PERR(p, "disk %s: want a size like 1G, or 0 for none", rest);
+}
+
+/* seed NNN: the seed thread the lab reproduces. */
+static void
+hdr_seed(struct lp *p, const char *kw, const char *rest)
+{
+	if (strlen(rest) != 3 || !isdigit((unsigned char)rest[0]) ||
+	    !isdigit((unsigned char)rest[1]) || !isdigit((unsigned char)rest[2]))
+		PERR(p, "seed %s: want a seed thread number like 000", rest);
+	free(p->lab->seed);
+	p->lab->seed = xstrdup(rest);
+}
+
+/* doc FILE: the lab's background document, beside the lab file. */
+static void
+hdr_doc(struct lp *p, const char *kw, const char *rest)
+{
+	struct lab	*l = p->lab;
+
+	free(l->doc);
+	l->doc = beside_lab(p, rest);
+	if (p->env != NULL && p->env->patches_dir != NULL &&
+	    access(l->doc, R_OK) < 0)
+		PERR(p, "doc %s: %s", rest, strerror(errno));
+}
+
+/* needs PATH...: guest paths every step needs (else its checks skip). */
+static void
+hdr_needs(struct lp *p, const char *kw, const char *rest)
+{
+	need_paths(p, rest, &p->lab->needs, &p->lab->nneeds);
+}
+
+/* exercise program FILE | exercise kernel VARIANT PATH FUNCTION TODO...:
+ * the lab's one exercise. */
+static void
+hdr_exercise(struct lp *p, const char *kw, const char *rest)
+{
+	struct lab	*l = p->lab;
+	char		 kind[16], a[256], b[256], c[128];
 	size_t		 n;
 
 	if (l->ex_kind != LEX_NONE) {
@@ -455,14 +598,8 @@ exercise_line(struct lp *p, const char *rest)
 			PERR(p, "exercise program: want one FILE.c beside the lab file");
 			return;
 		}
-		dir = xstrdup(p->path);
-		if ((slash = strrchr(dir, '/')) != NULL)
-			slash[1] = '\0';
-		else
-			dir[0] = '\0';
 		l->ex_kind = LEX_PROGRAM;
-		l->ex_file = xasprintf("%s%s", dir, a);
-		free(dir);
+		l->ex_file = beside_lab(p, a);
 		if (p->env != NULL && p->env->patches_dir != NULL &&
 		    access(l->ex_file, R_OK) < 0)
 			PERR(p, "exercise program %s: %s", a, strerror(errno));
@@ -484,83 +621,42 @@ exercise_line(struct lp *p, const char *rest)
 	l->ex_todo = xstrdup(rest);
 }
 
-/* A header keyword line. */
+/* A header keyword: its name and the function that parses its line. */
+struct header_kw {
+	const char	*name;
+	void		(*parse)(struct lp *, const char *kw, const char *rest);
+};
+
+static const struct header_kw header_kws[] = {
+	{ .name = "title",	.parse = hdr_title },
+	{ .name = "minutes",	.parse = hdr_minutes },
+	{ .name = "level",	.parse = hdr_level },
+	{ .name = "variants",	.parse = hdr_variants },
+	{ .name = "variant",	.parse = hdr_variants },
+	{ .name = "memory",	.parse = hdr_memory },
+	{ .name = "cpus",	.parse = hdr_cpus },
+	{ .name = "disk",	.parse = hdr_disk },
+	{ .name = "seed",	.parse = hdr_seed },
+	{ .name = "doc",	.parse = hdr_doc },
+	{ .name = "needs",	.parse = hdr_needs },
+	{ .name = "exercise",	.parse = hdr_exercise },
+};
+
+/* A header keyword line: its entry in header_kws parses it. */
 static void
 header_line(struct lp *p, const char *kw, const char *rest)
 {
-	struct lab	*l = p->lab;
-	char		 w[256];
-	long		 v;
+	const struct header_kw	*k;
 
-	if (strcmp(kw, "title") == 0) {
-		if (*rest == '\0')
-			PERR(p, "title: the lab's title expected");
-		free(l->title);
-		l->title = xstrdup(rest);
-	} else if (strcmp(kw, "minutes") == 0) {
-		if (!int_arg(rest, 1, 240, &v))
-			PERR(p, "minutes %s: want the student's time, 1-240", rest);
-		else
-			l->minutes = (int)v;
-	} else if (strcmp(kw, "level") == 0) {
-		if (strcmp(rest, "beginner") != 0 && strcmp(rest, "intermediate") != 0 &&
-		    strcmp(rest, "advanced") != 0)
-			PERR(p, "level %s: want beginner, intermediate or advanced", rest);
-		free(l->level);
-		l->level = xstrdup(rest);
-	} else if (strcmp(kw, "variants") == 0 || strcmp(kw, "variant") == 0) {
-		if (*rest == '\0')
-			PERR(p, "%s: at least one variant name expected", kw);
-		while (word(&rest, w, sizeof w)) {
-			if (!variant_exists(p->env, w))
-				PERR(p, "variant %s: no such variant (no patches/%s/series)", w, w);
-			push_str(&l->variants, &l->nvariants, w);
+	for (k = header_kws; k < header_kws + nitems(header_kws); k++) {
+		if (strcmp(k->name, kw) == 0) {
+			k->parse(p, kw, rest);
+			return;
 		}
-	} else if (strcmp(kw, "memory") == 0) {
-		if ((l->mem_mb = parse_mem_mb(rest)) < 32)
-			PERR(p, "memory %s: want a size like 256M or 1G (at least 32M)", rest);
-	} else if (strcmp(kw, "cpus") == 0) {
-		if (!int_arg(rest, 1, 16, &v))
-			PERR(p, "cpus %s: want 1-16", rest);
-		else
-			l->cpus = (int)v;
-	} else if (strcmp(kw, "disk") == 0) {
-		if (strcmp(rest, "0") == 0)
-			l->disk_mb = 0;
-		else if ((l->disk_mb = parse_mem_mb(rest)) < 16)
-			PERR(p, "disk %s: want a size like 1G, or 0 for none", rest);
-	} else if (strcmp(kw, "seed") == 0) {
-		if (strlen(rest) != 3 || !isdigit((unsigned char)rest[0]) ||
-		    !isdigit((unsigned char)rest[1]) || !isdigit((unsigned char)rest[2]))
-			PERR(p, "seed %s: want a seed thread number like 000", rest);
-		free(l->seed);
-		l->seed = xstrdup(rest);
-	} else if (strcmp(kw, "doc") == 0) {
-		char	*dir = xstrdup(p->path), *slash = strrchr(dir, '/');
-
-		if (slash != NULL)
-			slash[1] = '\0';
-		else
-			dir[0] = '\0';
-		free(l->doc);
-		l->doc = xasprintf("%s%s", dir, rest);
-		if (p->env != NULL && p->env->patches_dir != NULL &&
-		    access(l->doc, R_OK) < 0)
-			PERR(p, "doc %s: %s", rest, strerror(errno));
-		free(dir);
-	} else if (strcmp(kw, "needs") == 0) {
-		while (word(&rest, w, sizeof w)) {
-			if (w[0] != '/')
-				PERR(p, "needs %s: want an absolute guest path", w);
-			push_str(&l->needs, &l->nneeds, w);
-		}
-	} else if (strcmp(kw, "exercise") == 0) {
-		exercise_line(p, rest);
-	} else {
-		PERR(p, "'%s' is not a lab header keyword (title, minutes, level, "
-		    "variants, memory, cpus, disk, seed, doc, needs, exercise; or 'step' to "
-		    "start the steps)", kw);
 	}
+	PERR(p, "'%s' is not a lab header keyword (title, minutes, level, "
+	    "variants, memory, cpus, disk, seed, doc, needs, exercise; or 'step' to "
+	    "start the steps)", kw);
 }
 
 /* step ID TITLE */
@@ -817,208 +913,398 @@ ask_clear(struct lask *q)
 	memset(q, 0, sizeof *q);
 }
 
-/* A keyword line inside a step. */
+/*
+ * ---- step keywords ------------------------------------------------------
+ *
+ * Each returns false when it refused its line as a whole: step_line then
+ * leaves the last check and question (p->check, p->ask) as they were, as
+ * it does after an entry with SKW_KEEP_CHECK and SKW_KEEP_ASK.
+ */
+
+/* view NAME: the TUI view the step focuses. */
+static bool
+kw_view(struct lp *p, const char *kw, const char *rest)
+{
+	const char	*const *v;
+
+	for (v = lab_views; *v != NULL; v++)
+		if (strcmp(*v, rest) == 0)
+			break;
+	if (*v == NULL)
+		PERR(p, "view %s: no such view (lru, compaction, counters, overview)", rest);
+	free(p->step->view);
+	p->step->view = xstrdup(rest);
+	return true;
+}
+
+/* variant NAME: the variant (of the lab's) the step boots. */
+static bool
+kw_variant(struct lp *p, const char *kw, const char *rest)
+{
+	struct lab	*l = p->lab;
+	int		 i;
+
+	for (i = 0; i < l->nvariants; i++)
+		if (strcmp(l->variants[i], rest) == 0)
+			break;
+	if (i == l->nvariants)
+		PERR(p, "variant %s: not in the lab's 'variants' line", rest);
+	free(p->step->variant);
+	p->step->variant = xstrdup(rest);
+	return true;
+}
+
+/* needs PATH...: guest paths without which the step's checks skip. */
+static bool
+kw_needs(struct lp *p, const char *kw, const char *rest)
+{
+	need_paths(p, rest, &p->step->needs, &p->step->nneeds);
+	return true;
+}
+
+/* ask choice|number answer=... QUESTION: the step's one prediction. */
+static bool
+kw_ask(struct lp *p, const char *kw, const char *rest)
+{
+	struct lask	*q = &p->step->ask;
+	char		 w[256];
+	int		 before;
+	bool		 bad_answer;
+
+	if (q->kind != LQ_NONE)
+		PERR(p, "ask: one question per step (the first is at line %d)", q->line);
+	ask_clear(q);
+	q->line = p->line;
+	if (!word(&rest, w, sizeof w) ||
+	    (strcmp(w, "choice") != 0 && strcmp(w, "number") != 0)) {
+		PERR(p, "ask: want 'ask choice answer=K QUESTION' or "
+		    "'ask number answer=EXPR [tolerance=T] QUESTION'");
+		return false;
+	}
+	q->kind = w[0] == 'c' ? LQ_CHOICE : LQ_NUMBER;
+	before = p->nerrs;
+	options(p, &rest, "answer tolerance", ask_opt, q);
+	bad_answer = p->nerrs > before;
+	if (*rest == '\0')
+		PERR(p, "ask: the question text expected");
+	q->question = xstrdup(rest);
+	if (q->kind == LQ_CHOICE && q->answer == 0)
+		PERR(p, "ask choice: answer=K (the right choice's letter) expected");
+	if (q->kind == LQ_NUMBER && q->truth == NULL && !bad_answer)
+		PERR(p, "ask number: answer=EXPR (what will happen) expected");
+	if (q->kind == LQ_NUMBER)
+		check_results(p, q->truth);
+	p->ask = q->kind == LQ_CHOICE ? q : NULL;
+	return true;
+}
+
+/* a) TEXT, b) TEXT ...: the choices of the ask choice above, in order. */
+static bool
+kw_choice(struct lp *p, const char *kw, const char *rest)
+{
+	struct lask	*q = p->ask;
+
+	if (kw[0] != 'a' + q->nchoices)
+		PERR(p, "choice %c): choices go a), b), c) ... in order", kw[0]);
+	q->choices = xrealloc(q->choices, (q->nchoices + 1) * sizeof *q->choices);
+	q->choices[q->nchoices].key = kw[0];
+	q->choices[q->nchoices].text = xstrdup(rest);
+	q->nchoices++;
+	return true;
+}
+
+/* The command of a run or bg line (after its options) into a. */
+static void
+guest_command(struct lp *p, const char *kw, struct lact *a, const char *rest)
+{
+	if (*rest == '\0')
+		PERR(p, "%s: a guest command expected", kw);
+	a->text = expand_lets(p, rest);
+	check_interp(p, a->text, false);
+	note_workload(p, rest);
+}
+
+/* run [timeout=S] [status=N|any] [result=NAME,...] COMMAND: a guest
+ * command in the foreground. */
+static bool
+kw_run(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a = new_act(p, LA_RUN);
+
+	a->timeout_s = 60;
+	options(p, &rest, "timeout status result", act_opt, a);
+	guest_command(p, kw, a, rest);
+	return true;
+}
+
+/* bg [result=NAME,...] COMMAND: a guest command in the background. */
+static bool
+kw_bg(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a = new_act(p, LA_BG);
+
+	a->timeout_s = 0;
+	options(p, &rest, "result", act_opt, a);
+	guest_command(p, kw, a, rest);
+	return true;
+}
+
+/* gdb [timeout=S] FILE: gdb on the step's kernel with FILE's commands. */
+static bool
+kw_gdb(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a = new_act(p, LA_GDB);
+	char		 w[256];
+
+	a->timeout_s = 30;
+	options(p, &rest, "timeout", act_opt, a);
+	if (!word(&rest, w, sizeof w) || *rest != '\0')
+		PERR(p, "gdb: want 'gdb [timeout=S] FILE' (gdb commands, "
+		    "beside the lab file)");
+	else {
+		a->path = beside_lab(p, w);
+		if (p->env != NULL && p->env->patches_dir != NULL &&
+		    access(a->path, R_OK) < 0)
+			PERR(p, "gdb %s: %s", w, strerror(errno));
+	}
+	/* Its "gdb: key=value" lines are result(gdb.KEY). */
+	push_str(&p->wl, &p->nwl, "gdb");
+	return true;
+}
+
+/* write PATH TEXT: TEXT into a guest file, through the mirror. */
+static bool
+kw_write(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a = new_act(p, LA_WRITE);
+	char		 w[256] = "";
+
+	if (!word(&rest, w, sizeof w) || w[0] != '/')
+		PERR(p, "write: want 'write /GUEST/PATH TEXT'");
+	a->path = xstrdup(w);
+	a->text = expand_lets(p, rest);
+	check_interp(p, a->text, false);
+	return true;
+}
+
+/* wait [timeout=S] CONDITION: until the condition holds. */
+static bool
+kw_wait(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a = new_act(p, LA_WAIT);
+
+	a->timeout_s = 30;
+	options(p, &rest, "timeout", act_opt, a);
+	a->cond = cond_here(p, rest);
+	check_refs(p, a->cond);
+	return true;
+}
+
+/* let NAME = EXPR: a name for the expression in the rest of the step. */
+static bool
+kw_let(struct lp *p, const char *kw, const char *rest)
+{
+	char		 w[256], err[LAB_ERR_LEN], *x;
+	struct lexpr	*e;
+	const char	*q;
+	int		 i;
+
+	if (!word(&rest, w, sizeof w) || !name_char(w[0]) ||
+	    isdigit((unsigned char)w[0]) || strncmp(rest, "= ", 2) != 0) {
+		PERR(p, "let: want 'let NAME = EXPR'");
+		return false;
+	}
+	for (q = w; *q != '\0'; q++)
+		if (!name_char(*q)) {
+			PERR(p, "let %s: a name is letters, digits and '_'", w);
+			return false;
+		}
+	for (i = 0; i < p->nlet; i++)
+		if (strcmp(p->letn[i], w) == 0) {
+			PERR(p, "let %s: defined twice in this step", w);
+			return false;
+		}
+	x = expand_lets(p, rest + 2);
+	if ((e = lexpr_parse(x, err)) == NULL) {
+		PERR(p, "let %s: %s", w, err);
+		free(x);
+		return false;
+	}
+	check_refs_expr(p, e);
+	lexpr_free(e);
+	push_str(&p->letn, &p->nlet, w);
+	p->nlet--;
+	p->letv = xrealloc(p->letv, (p->nlet + 1) * sizeof *p->letv);
+	p->letv[p->nlet++] = xasprintf("(%s)", x);
+	free(x);
+	return true;
+}
+
+/* show TEXT: a line for the student, with {{EXPR}} values. */
+static bool
+kw_show(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a = new_act(p, LA_SHOW);
+
+	if (*rest == '\0')
+		PERR(p, "show: the text expected (values as {{EXPR}})");
+	a->text = expand_lets(p, rest);
+	check_interp(p, a->text, true);
+	return true;
+}
+
+/* sleep S: a pause of up to 10 minutes. */
+static bool
+kw_sleep(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a = new_act(p, LA_SLEEP);
+
+	if ((a->timeout_s = duration(rest)) < 0 || a->timeout_s > 600)
+		PERR(p, "sleep %s: want a duration up to 10 minutes, like 2 or 500ms", rest);
+	return true;
+}
+
+/* mark NAME: remember the values, for delta(SPEC, NAME). */
+static bool
+kw_mark(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a;
+	char		 w[256] = "";
+
+	if (!word(&rest, w, sizeof w) || *rest != '\0')
+		PERR(p, "mark: want one name");
+	else if (has_mark(p->step, w))
+		PERR(p, "mark %s: set twice in this step", w);
+	a = new_act(p, LA_MARK);
+	a->text = xstrdup(w);
+	return true;
+}
+
+/* check [points=N] CONDITION: one graded check. */
+static bool
+kw_check(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a = new_act(p, LA_CHECK);
+
+	a->check.points = 1;
+	options(p, &rest, "points", act_opt, a);
+	a->check.cond = a->cond = cond_here(p, rest);
+	check_refs(p, a->cond);
+	p->check = a;
+	return true;
+}
+
+/* The text of a fail or hint line into *dst, of the check above. */
+static void
+check_text(struct lp *p, const char *kw, const char *rest, char **dst)
+{
+	if (*rest == '\0')
+		PERR(p, "%s: the text expected", kw);
+	if (*dst != NULL)
+		PERR(p, "%s: given twice for this check", kw);
+	free(*dst);
+	*dst = xstrdup(rest);
+}
+
+/* fail TEXT: the message when the check above fails. */
+static bool
+kw_fail(struct lp *p, const char *kw, const char *rest)
+{
+	check_text(p, kw, rest, &p->check->check.fail);
+	return true;
+}
+
+/* hint TEXT: the hint for the check above, shown on request. */
+static bool
+kw_hint(struct lp *p, const char *kw, const char *rest)
+{
+	check_text(p, kw, rest, &p->check->check.hint);
+	return true;
+}
+
+/* A step keyword: its name, the function that parses its line, and flags. */
+struct step_kw {
+	const char	*name;
+	bool		(*parse)(struct lp *, const char *kw, const char *rest);
+	int		 flags;
+#define SKW_LETTER	0x1	/* the name is any letter and ')' */
+#define SKW_AFTER_CHECK	0x2	/* only right after a check */
+#define SKW_AFTER_ASK	0x4	/* only after an 'ask choice' */
+#define SKW_KEEP_CHECK	0x8	/* p->check (for fail, hint) stays as it left it */
+#define SKW_KEEP_ASK	0x10	/* p->ask (for a) lines) stays as it left it */
+};
+
+static const struct step_kw step_kws[] = {
+	{ .name = "view",	.parse = kw_view },
+	{ .name = "variant",	.parse = kw_variant },
+	{ .name = "needs",	.parse = kw_needs },
+	{ .name = "ask",	.parse = kw_ask,	.flags = SKW_KEEP_ASK },
+	{ .name = "a)",		.parse = kw_choice,
+	  .flags = SKW_LETTER|SKW_AFTER_ASK|SKW_KEEP_CHECK|SKW_KEEP_ASK },
+	{ .name = "run",	.parse = kw_run },
+	{ .name = "bg",		.parse = kw_bg },
+	{ .name = "gdb",	.parse = kw_gdb },
+	{ .name = "write",	.parse = kw_write },
+	{ .name = "wait",	.parse = kw_wait },
+	{ .name = "let",	.parse = kw_let },
+	{ .name = "show",	.parse = kw_show },
+	{ .name = "sleep",	.parse = kw_sleep },
+	{ .name = "mark",	.parse = kw_mark },
+	{ .name = "check",	.parse = kw_check,
+	  .flags = SKW_KEEP_CHECK|SKW_KEEP_ASK },
+	{ .name = "fail",	.parse = kw_fail,
+	  .flags = SKW_AFTER_CHECK|SKW_KEEP_CHECK|SKW_KEEP_ASK },
+	{ .name = "hint",	.parse = kw_hint,
+	  .flags = SKW_AFTER_CHECK|SKW_KEEP_CHECK|SKW_KEEP_ASK },
+};
+
+/* The entry of step_kws for kw, or NULL. */
+static const struct step_kw *
+step_kw_find(const char *kw)
+{
+	const struct step_kw	*k;
+
+	for (k = step_kws; k < step_kws + nitems(step_kws); k++) {
+		if (k->flags & SKW_LETTER) {
+			if (islower((unsigned char)kw[0]) && kw[1] == ')' &&
+			    kw[2] == '\0')
+				return k;
+		} else if (strcmp(k->name, kw) == 0)
+			return k;
+	}
+	return NULL;
+}
+
+/*
+ * A keyword line inside a step: its entry in step_kws parses it; after
+ * it, the last check and question end unless the entry keeps them.
+ */
 static void
 step_line(struct lp *p, const char *kw, const char *rest)
 {
-	struct lstep	*st = p->step;
-	struct lact	*a;
-	char		 w[256] = "";
-	const char	*const *v;
+	const struct step_kw	*k;
 
-	if (strcmp(kw, "view") == 0) {
-		for (v = lab_views; *v != NULL; v++)
-			if (strcmp(*v, rest) == 0)
-				break;
-		if (*v == NULL)
-			PERR(p, "view %s: no such view (lru, compaction, counters, overview)", rest);
-		free(st->view);
-		st->view = xstrdup(rest);
-	} else if (strcmp(kw, "variant") == 0) {
-		int i;
-
-		for (i = 0; i < p->lab->nvariants; i++)
-			if (strcmp(p->lab->variants[i], rest) == 0)
-				break;
-		if (i == p->lab->nvariants)
-			PERR(p, "variant %s: not in the lab's 'variants' line", rest);
-		free(st->variant);
-		st->variant = xstrdup(rest);
-	} else if (strcmp(kw, "needs") == 0) {
-		while (word(&rest, w, sizeof w)) {
-			if (w[0] != '/')
-				PERR(p, "needs %s: want an absolute guest path", w);
-			push_str(&st->needs, &st->nneeds, w);
-		}
-	} else if (strcmp(kw, "ask") == 0) {
-		struct lask	*q = &st->ask;
-		int		 before;
-		bool		 bad_answer;
-
-		if (q->kind != LQ_NONE)
-			PERR(p, "ask: one question per step (the first is at line %d)", q->line);
-		ask_clear(q);
-		q->line = p->line;
-		if (!word(&rest, w, sizeof w) ||
-		    (strcmp(w, "choice") != 0 && strcmp(w, "number") != 0)) {
-			PERR(p, "ask: want 'ask choice answer=K QUESTION' or "
-			    "'ask number answer=EXPR [tolerance=T] QUESTION'");
-			return;
-		}
-		q->kind = w[0] == 'c' ? LQ_CHOICE : LQ_NUMBER;
-		before = p->nerrs;
-		options(p, &rest, "answer tolerance", ask_opt, q);
-		bad_answer = p->nerrs > before;
-		if (*rest == '\0')
-			PERR(p, "ask: the question text expected");
-		q->question = xstrdup(rest);
-		if (q->kind == LQ_CHOICE && q->answer == 0)
-			PERR(p, "ask choice: answer=K (the right choice's letter) expected");
-		if (q->kind == LQ_NUMBER && q->truth == NULL && !bad_answer)
-			PERR(p, "ask number: answer=EXPR (what will happen) expected");
-		if (q->kind == LQ_NUMBER)
-			check_results(p, q->truth);
-		p->ask = q->kind == LQ_CHOICE ? q : NULL;
-	} else if (strcmp(kw, "run") == 0 || strcmp(kw, "bg") == 0) {
-		a = new_act(p, kw[0] == 'r' ? LA_RUN : LA_BG);
-		a->timeout_s = kw[0] == 'r' ? 60 : 0;
-		options(p, &rest, kw[0] == 'r' ? "timeout status result" : "result", act_opt, a);
-		if (*rest == '\0')
-			PERR(p, "%s: a guest command expected", kw);
-		a->text = expand_lets(p, rest);
-		check_interp(p, a->text, false);
-		note_workload(p, rest);
-	} else if (strcmp(kw, "gdb") == 0) {
-		char	*dir = xstrdup(p->path), *slash = strrchr(dir, '/');
-
-		a = new_act(p, LA_GDB);
-		a->timeout_s = 30;
-		options(p, &rest, "timeout", act_opt, a);
-		if (slash != NULL)
-			slash[1] = '\0';
-		else
-			dir[0] = '\0';
-		if (!word(&rest, w, sizeof w) || *rest != '\0')
-			PERR(p, "gdb: want 'gdb [timeout=S] FILE' (gdb commands, "
-			    "beside the lab file)");
-		else {
-			a->path = xasprintf("%s%s", dir, w);
-			if (p->env != NULL && p->env->patches_dir != NULL &&
-			    access(a->path, R_OK) < 0)
-				PERR(p, "gdb %s: %s", w, strerror(errno));
-		}
-		free(dir);
-		/* Its "gdb: key=value" lines are result(gdb.KEY). */
-		push_str(&p->wl, &p->nwl, "gdb");
-	} else if (strcmp(kw, "write") == 0) {
-		a = new_act(p, LA_WRITE);
-		if (!word(&rest, w, sizeof w) || w[0] != '/')
-			PERR(p, "write: want 'write /GUEST/PATH TEXT'");
-		a->path = xstrdup(w);
-		a->text = expand_lets(p, rest);
-		check_interp(p, a->text, false);
-	} else if (strcmp(kw, "wait") == 0) {
-		a = new_act(p, LA_WAIT);
-		a->timeout_s = 30;
-		options(p, &rest, "timeout", act_opt, a);
-		a->cond = cond_here(p, rest);
-		check_refs(p, a->cond);
-	} else if (strcmp(kw, "let") == 0) {
-		char		 err[LAB_ERR_LEN], *x;
-		struct lexpr	*e;
-		const char	*q;
-		int		 i;
-
-		if (!word(&rest, w, sizeof w) || !name_char(w[0]) ||
-		    isdigit((unsigned char)w[0]) || strncmp(rest, "= ", 2) != 0) {
-			PERR(p, "let: want 'let NAME = EXPR'");
-			return;
-		}
-		for (q = w; *q != '\0'; q++)
-			if (!name_char(*q)) {
-				PERR(p, "let %s: a name is letters, digits and '_'", w);
-				return;
-			}
-		for (i = 0; i < p->nlet; i++)
-			if (strcmp(p->letn[i], w) == 0) {
-				PERR(p, "let %s: defined twice in this step", w);
-				return;
-			}
-		x = expand_lets(p, rest + 2);
-		if ((e = lexpr_parse(x, err)) == NULL) {
-			PERR(p, "let %s: %s", w, err);
-			free(x);
-			return;
-		}
-		check_refs_expr(p, e);
-		lexpr_free(e);
-		push_str(&p->letn, &p->nlet, w);
-		p->nlet--;
-		p->letv = xrealloc(p->letv, (p->nlet + 1) * sizeof *p->letv);
-		p->letv[p->nlet++] = xasprintf("(%s)", x);
-		free(x);
-	} else if (strcmp(kw, "show") == 0) {
-		a = new_act(p, LA_SHOW);
-		if (*rest == '\0')
-			PERR(p, "show: the text expected (values as {{EXPR}})");
-		a->text = expand_lets(p, rest);
-		check_interp(p, a->text, true);
-	} else if (strcmp(kw, "sleep") == 0) {
-		a = new_act(p, LA_SLEEP);
-		if ((a->timeout_s = duration(rest)) < 0 || a->timeout_s > 600)
-			PERR(p, "sleep %s: want a duration up to 10 minutes, like 2 or 500ms", rest);
-	} else if (strcmp(kw, "mark") == 0) {
-		if (!word(&rest, w, sizeof w) || *rest != '\0')
-			PERR(p, "mark: want one name");
-		else if (has_mark(st, w))
-			PERR(p, "mark %s: set twice in this step", w);
-		a = new_act(p, LA_MARK);
-		a->text = xstrdup(w);
-	} else if (strcmp(kw, "check") == 0) {
-		a = new_act(p, LA_CHECK);
-		a->check.points = 1;
-		options(p, &rest, "points", act_opt, a);
-		a->check.cond = a->cond = cond_here(p, rest);
-		check_refs(p, a->cond);
-		p->check = a;
-		return;
-	} else if (strcmp(kw, "fail") == 0 || strcmp(kw, "hint") == 0) {
-		char	**dst;
-
-		if (p->check == NULL) {
-			PERR(p, "%s: belongs right after a check", kw);
-			return;
-		}
-		dst = kw[0] == 'f' ? &p->check->check.fail : &p->check->check.hint;
-		if (*rest == '\0')
-			PERR(p, "%s: the text expected", kw);
-		if (*dst != NULL)
-			PERR(p, "%s: given twice for this check", kw);
-		free(*dst);
-		*dst = xstrdup(rest);
-		return;
-	} else if (kw[0] != '\0' && kw[1] == ')' && kw[2] == '\0' &&
-	    islower((unsigned char)kw[0])) {
-		struct lask	*q = p->ask;
-
-		if (q == NULL) {
-			PERR(p, "'%s' choice line belongs after 'ask choice'", kw);
-			return;
-		}
-		if (kw[0] != 'a' + q->nchoices)
-			PERR(p, "choice %c): choices go a), b), c) ... in order", kw[0]);
-		q->choices = xrealloc(q->choices, (q->nchoices + 1) * sizeof *q->choices);
-		q->choices[q->nchoices].key = kw[0];
-		q->choices[q->nchoices].text = xstrdup(rest);
-		q->nchoices++;
-		return;
-	} else {
+	if ((k = step_kw_find(kw)) == NULL) {
 		PERR(p, "'%s' is not a step keyword (view, variant, needs, ask, run, "
 		    "bg, write, wait, sleep, show, let, mark, check, fail, hint)", kw);
-	}
-	if (strcmp(kw, "ask") != 0)
 		p->ask = NULL;
-	p->check = NULL;
+		p->check = NULL;
+		return;
+	}
+	if ((k->flags & SKW_AFTER_CHECK) && p->check == NULL) {
+		PERR(p, "%s: belongs right after a check", kw);
+		return;
+	}
+	if ((k->flags & SKW_AFTER_ASK) && p->ask == NULL) {
+		PERR(p, "'%s' choice line belongs after 'ask choice'", kw);
+		return;
+	}
+	if (!k->parse(p, kw, rest))
+		return;
+	if (~k->flags & SKW_KEEP_ASK)
+		p->ask = NULL;
+	if (~k->flags & SKW_KEEP_CHECK)
+		p->check = NULL;
 }
 
 /* Checks that need the whole file. */
