@@ -10,7 +10,8 @@
 #include "util.h"
 
 /* Apply one event to a run's state. */
-void cstate_apply(struct cstate *s, const struct tev *e)
+void
+cstate_apply(struct cstate *s, const struct tev *e)
 {
 	if (e->type == TEV_OTHER)
 		return;
@@ -58,11 +59,12 @@ void cstate_apply(struct cstate *s, const struct tev *e)
 }
 
 /* Mark the pageblocks an isolate event's range covered. */
-void cblocks_apply(unsigned char *blk, int nblk, u64 zone_start, u64 ppb,
-		   const struct tev *e)
+void
+cblocks_apply(unsigned char *blk, int nblk, u64 zone_start, u64 ppb,
+    const struct tev *e)
 {
-	unsigned char f;
-	u64 b0, b1, last;
+	unsigned char	f;
+	u64		b0, b1, last;
 
 	if (e->type == TEV_ISO_MIGRATE)
 		f = CB_MIG | (e->d ? CB_MIG_TAKEN : 0);
@@ -84,23 +86,25 @@ void cblocks_apply(unsigned char *blk, int nblk, u64 zone_start, u64 ppb,
 }
 
 /* The key of an event's task: its pid, or its cpu when the pid is unknown. */
-static int task_key(const struct tev *e)
+static int
+task_key(const struct tev *e)
 {
 	return e->pid >= 0 ? e->pid : -2 - e->cpu;
 }
 
 /* Collect the runs of a trace. */
-int cruns_find(const struct trace *tr, struct cruns *rs)
+int
+cruns_find(const struct trace *tr, struct cruns *rs)
 {
-	int *run_of, *open = NULL, nopen = 0, capopen = 0;
+	int	*run_of, *open = NULL, nopen = 0, capopen = 0;
 
 	rs->n = 0;
 	rs->nidx = 0;
 	run_of = xmalloc((size_t)(tr->n ? tr->n : 1) * sizeof(*run_of));
 	/* pass 1: the run of each event, with the runs open per task */
 	for (int i = 0; i < tr->n; i++) {
-		const struct tev *e = &tr->ev[i];
-		int key = task_key(e), o;
+		const struct tev	*e = &tr->ev[i];
+		int			 key = task_key(e), o;
 
 		for (o = 0; o < nopen && rs->run[open[o]].pid != key; o++)
 			;
@@ -143,7 +147,7 @@ int cruns_find(const struct trace *tr, struct cruns *rs)
 		rs->idx = xrealloc(rs->idx, (size_t)rs->capidx * sizeof(*rs->idx));
 	}
 	for (int i = 0; i < tr->n; i++) {
-		struct crun *r;
+		struct crun	*r;
 
 		if (run_of[i] < 0)
 			continue;
@@ -156,7 +160,8 @@ int cruns_find(const struct trace *tr, struct cruns *rs)
 }
 
 /* Free the runs' storage. */
-void cruns_free(struct cruns *rs)
+void
+cruns_free(struct cruns *rs)
 {
 	free(rs->run);
 	free(rs->idx);
@@ -164,9 +169,10 @@ void cruns_free(struct cruns *rs)
 }
 
 /* Event i of run r. */
-const struct tev *crun_event(const struct trace *tr, const struct cruns *rs, int r, int i)
+const struct tev *
+crun_event(const struct trace *tr, const struct cruns *rs, int r, int i)
 {
-	const struct crun *run = &rs->run[r];
+	const struct crun	*run = &rs->run[r];
 
 	if (i >= run->nev)
 		i = run->nev - 1;
@@ -176,11 +182,12 @@ const struct tev *crun_event(const struct trace *tr, const struct cruns *rs, int
 }
 
 /* A run's state after its events 0..upto, and the blocks it covered. */
-void crun_state(const struct trace *tr, const struct cruns *rs, int r, int upto,
-		struct cstate *s, unsigned char *blk, int nblk, u64 ppb)
+void
+crun_state(const struct trace *tr, const struct cruns *rs, int r, int upto,
+    struct cstate *s, unsigned char *blk, int nblk, u64 ppb)
 {
-	const struct crun *run = &rs->run[r];
-	u64 zone_start = tr->ev[rs->idx[run->off]].a;
+	const struct crun	*run = &rs->run[r];
+	u64			 zone_start = tr->ev[rs->idx[run->off]].a;
 
 	memset(s, 0, sizeof(*s));
 	if (blk && nblk > 0)
@@ -188,7 +195,7 @@ void crun_state(const struct trace *tr, const struct cruns *rs, int r, int upto,
 	if (upto >= run->nev)
 		upto = run->nev - 1;
 	for (int i = 0; i <= upto; i++) {
-		const struct tev *e = &tr->ev[rs->idx[run->off + i]];
+		const struct tev	*e = &tr->ev[rs->idx[run->off + i]];
 
 		cstate_apply(s, e);
 		cblocks_apply(blk, nblk, zone_start, ppb, e);

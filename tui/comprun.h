@@ -61,7 +61,7 @@ enum {
  * parts of a range beyond the blocks are left out.
  */
 void	cblocks_apply(unsigned char *blk, int nblk, u64 zone_start, u64 ppb,
-		      const struct tev *);
+	    const struct tev *);
 
 /* One run: its events as indices into trace.ev, begin first. */
 struct crun {
@@ -96,6 +96,6 @@ const struct tev *crun_event(const struct trace *, const struct cruns *, int r, 
  * span (blk is cleared first; see cblocks_apply).
  */
 void	crun_state(const struct trace *, const struct cruns *, int r, int upto,
-		   struct cstate *, unsigned char *blk, int nblk, u64 ppb);
+	    struct cstate *, unsigned char *blk, int nblk, u64 ppb);
 
 #endif

@@ -18,7 +18,8 @@ struct ui_caps ui;
 static attr_t attr_of[C_COUNT];
 
 /* Resize the canvas and blank it. */
-void cv_resize(struct canvas *cv, int cols, int rows)
+void
+cv_resize(struct canvas *cv, int cols, int rows)
 {
 	if (cols < 1)
 		cols = 1;
@@ -32,7 +33,8 @@ void cv_resize(struct canvas *cv, int cols, int rows)
 }
 
 /* Fill every cell with a blank. */
-void cv_clear(struct canvas *cv)
+void
+cv_clear(struct canvas *cv)
 {
 	for (int i = 0; i < cv->cols * cv->rows; i++) {
 		cv->c[i].ch[0] = ' ';
@@ -42,7 +44,8 @@ void cv_clear(struct canvas *cv)
 }
 
 /* Length of the UTF-8 sequence starting with byte c (1 for bad bytes). */
-static int u8len(unsigned char c)
+static int
+u8len(unsigned char c)
 {
 	if (c >= 0xf0 && c < 0xf8)
 		return 4;
@@ -54,12 +57,13 @@ static int u8len(unsigned char c)
 }
 
 /* Write text, one cell per character, clipped to [0, xmax). */
-int cv_text(struct canvas *cv, int y, int x, int xmax, int attr, const char *s)
+int
+cv_text(struct canvas *cv, int y, int x, int xmax, int attr, const char *s)
 {
 	if (xmax > cv->cols)
 		xmax = cv->cols;
 	while (*s) {
-		int n = u8len((unsigned char)*s), k;
+		int	n = u8len((unsigned char)*s), k;
 
 		for (k = 1; k < n; k++)
 			if (((unsigned char)s[k] & 0xc0) != 0x80)
@@ -67,8 +71,8 @@ int cv_text(struct canvas *cv, int y, int x, int xmax, int attr, const char *s)
 		if (k < n)
 			n = 1;	/* broken sequence: take one byte */
 		if (y >= 0 && y < cv->rows && x >= 0 && x < xmax) {
-			struct cell *c = &cv->c[y * cv->cols + x];
-			unsigned char b = (unsigned char)s[0];
+			struct cell	*c = &cv->c[y * cv->cols + x];
+			unsigned char	 b = (unsigned char)s[0];
 
 			if (n == 1 && (b < 0x20 || b >= 0x80)) {
 				c->ch[0] = '?';	/* control or stray byte */
@@ -85,13 +89,14 @@ int cv_text(struct canvas *cv, int y, int x, int xmax, int attr, const char *s)
 }
 
 /* Print rows as text with trailing blanks removed. */
-void cv_dump(const struct canvas *cv, FILE *f)
+void
+cv_dump(const struct canvas *cv, FILE *f)
 {
 	for (int y = 0; y < cv->rows; y++) {
-		int end = cv->cols;
+		int	end = cv->cols;
 
 		while (end > 0 && cv->c[y * cv->cols + end - 1].len == 1 &&
-		       cv->c[y * cv->cols + end - 1].ch[0] == ' ')
+		    cv->c[y * cv->cols + end - 1].ch[0] == ' ')
 			end--;
 		for (int x = 0; x < end; x++)
 			fwrite(cv->c[y * cv->cols + x].ch, 1, cv->c[y * cv->cols + x].len, f);
@@ -100,7 +105,8 @@ void cv_dump(const struct canvas *cv, FILE *f)
 }
 
 /* Colour pairs for each logical colour, or attributes in monochrome. */
-void draw_init_curses(void)
+void
+draw_init_curses(void)
 {
 	static const struct { short fg, bg; attr_t mono, extra; } map[C_COUNT] = {
 		[C_NORM] = { -1, -1, A_NORMAL, 0 },
@@ -136,20 +142,22 @@ void draw_init_curses(void)
 }
 
 /* Send the canvas to curses, one run of equal attributes at a time. */
-void cv_blit(const struct canvas *cv)
+void
+cv_blit(const struct canvas *cv)
 {
-	char run[4096];
+	char	run[4096];
 
 	for (int y = 0; y < cv->rows; y++) {
-		int x = 0;
+		int	x = 0;
 
 		while (x < cv->cols) {
-			int a = cv->c[y * cv->cols + x].attr, x0 = x;
-			size_t n = 0;
+			int	a = cv->c[y * cv->cols + x].attr, x0 = x;
+			size_t	n = 0;
 
 			while (x < cv->cols && cv->c[y * cv->cols + x].attr == a &&
-			       n + 4 < sizeof(run)) {
-				const struct cell *c = &cv->c[y * cv->cols + x];
+			    n + 4 < sizeof(run)) {
+				const struct cell	*c =
+				    &cv->c[y * cv->cols + x];
 
 				memcpy(run + n, c->ch, c->len);
 				n += c->len;
@@ -164,9 +172,10 @@ void cv_blit(const struct canvas *cv)
 }
 
 /* Map a virtual line to a screen row; -1 when scrolled out. */
-static int row_of(struct frame *f, int line)
+static int
+row_of(struct frame *f, int line)
 {
-	int r = line - f->scroll;
+	int	r = line - f->scroll;
 
 	if (line + 1 > f->lines)
 		f->lines = line + 1;
@@ -176,9 +185,10 @@ static int row_of(struct frame *f, int line)
 }
 
 /* Text in a frame. */
-int fr_text(struct frame *f, int line, int col, int attr, const char *s)
+int
+fr_text(struct frame *f, int line, int col, int attr, const char *s)
 {
-	int y = row_of(f, line);
+	int	y = row_of(f, line);
 
 	if (y < 0)
 		return col + (int)strlen(s);
@@ -186,10 +196,11 @@ int fr_text(struct frame *f, int line, int col, int attr, const char *s)
 }
 
 /* printf in a frame. */
-int fr_printf(struct frame *f, int line, int col, int attr, const char *fmt, ...)
+int
+fr_printf(struct frame *f, int line, int col, int attr, const char *fmt, ...)
 {
-	char tmp[1024];
-	va_list ap;
+	char	tmp[1024];
+	va_list	ap;
 
 	va_start(ap, fmt);
 	vsnprintf(tmp, sizeof(tmp), fmt, ap);
@@ -198,16 +209,18 @@ int fr_printf(struct frame *f, int line, int col, int attr, const char *fmt, ...
 }
 
 /* Choose a glyph by the terminal's abilities. */
-const char *glyph(const char *utf8, const char *ascii)
+const char *
+glyph(const char *utf8, const char *ascii)
 {
 	return ui.utf8 ? utf8 : ascii;
 }
 
 /* A proportional bar with eighth-block resolution. */
-void fr_bar(struct frame *f, int line, int col, int width, double frac, int attr)
+void
+fr_bar(struct frame *f, int line, int col, int width, double frac, int attr)
 {
-	static const char *const part[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
-	int eighths, full, i;
+	static const char *const	part[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
+	int				eighths, full, i;
 
 	if (width <= 0)
 		return;
@@ -228,30 +241,32 @@ void fr_bar(struct frame *f, int line, int col, int width, double frac, int attr
 }
 
 /* A sparkline: each value as one of eight heights (ASCII: " .:-=+*#"). */
-void fr_spark(struct frame *f, int line, int col, int width, const double *v,
-	      int n, int attr)
+void
+fr_spark(struct frame *f, int line, int col, int width, const double *v, int n,
+    int attr)
 {
-	static const char *const u[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
-	static const char a[] = "_.:-=+*#";
-	double max = 0;
-	int first = n > width ? n - width : 0;
+	static const char *const	u[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+	static const char		a[] = "_.:-=+*#";
+	double				max = 0;
+	int				first = n > width ? n - width : 0;
 
 	for (int i = first; i < n; i++)
 		if (v[i] > max)
 			max = v[i];
 	for (int i = first; i < n; i++) {
-		int k = max > 0 ? (int)(v[i] / max * 7.0 + 0.5) : 0;
-		char s[2] = { a[k], 0 };
+		int	k = max > 0 ? (int)(v[i] / max * 7.0 + 0.5) : 0;
+		char	s[2] = { a[k], 0 };
 
 		fr_text(f, line, col + i - first, attr, ui.utf8 ? u[k] : s);
 	}
 }
 
 /* Compact count: 999, 12.3k, 4.56M. */
-void fmt_count(char *out, size_t n, double v)
+void
+fmt_count(char *out, size_t n, double v)
 {
-	const char *unit = "";
-	double a = fabs(v);
+	const char	*unit = "";
+	double		 a = fabs(v);
 
 	if (a >= 1e9) {
 		v /= 1e9;
@@ -272,9 +287,10 @@ void fmt_count(char *out, size_t n, double v)
 }
 
 /* Size of a number of 4 KiB pages: "512k", "12.3M", "1.50G". */
-void fmt_pages(char *out, size_t n, double pages)
+void
+fmt_pages(char *out, size_t n, double pages)
 {
-	double kb = pages * 4;
+	double	kb = pages * 4;
 
 	if (kb >= 1024 * 1024)
 		snprintf(out, n, "%.2fG", kb / 1024 / 1024);
@@ -285,7 +301,8 @@ void fmt_pages(char *out, size_t n, double pages)
 }
 
 /* Rate from the previous sample. */
-void rate_feed(struct rate *r, u64 val, double now_ms, bool jumped)
+void
+rate_feed(struct rate *r, u64 val, double now_ms, bool jumped)
 {
 	if (jumped || !r->have_prev || now_ms <= r->prev_ms || val < r->prev) {
 		r->valid = false;

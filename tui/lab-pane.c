@@ -44,7 +44,8 @@ static struct {
 } P = { .fd = -1 };
 
 /* Use FILE (file != NULL) or the runner's socket (fd >= 0). */
-void lab_pane_init(const char *file, int fd)
+void
+lab_pane_init(const char *file, int fd)
 {
 	P.file = file;
 	P.fd = fd;
@@ -53,29 +54,33 @@ void lab_pane_init(const char *file, int fd)
 }
 
 /* Whether there is a lab pane at all. */
-bool lab_pane_on(void)
+bool
+lab_pane_on(void)
 {
 	return P.file != NULL || P.fd >= 0;
 }
 
 /* The runner's socket, or -1. */
-int lab_pane_fd(void)
+int
+lab_pane_fd(void)
 {
 	return P.gone ? -1 : P.fd;
 }
 
 /* Send one message to the runner. */
-static void send_msg(const char *s)
+static void
+send_msg(const char *s)
 {
 	if (P.fd >= 0 && !P.gone)
 		send(P.fd, s, strlen(s), MSG_NOSIGNAL);
 }
 
 /* FILE mode: re-read the file. */
-void lab_pane_update(void)
+void
+lab_pane_update(void)
 {
-	FILE *f;
-	size_t n;
+	FILE	*f;
+	size_t	 n;
 
 	if (P.file == NULL)
 		return;
@@ -92,11 +97,12 @@ void lab_pane_update(void)
 }
 
 /* Read the runner's messages; returns true when something changed. */
-bool lab_pane_read(void)
+bool
+lab_pane_read(void)
 {
-	char *m = xmalloc(MSG_MAX + 1);
-	bool changed = false;
-	ssize_t n;
+	char	*m = xmalloc(MSG_MAX + 1);
+	bool	 changed = false;
+	ssize_t	 n;
 
 	while (P.fd >= 0 && !P.gone) {
 		n = recv(P.fd, m, MSG_MAX, 0);
@@ -132,9 +138,10 @@ bool lab_pane_read(void)
 }
 
 /* A view the runner asked for (once), or NULL. */
-const char *lab_pane_take_view(void)
+const char *
+lab_pane_take_view(void)
 {
-	static char v[32];
+	static char	v[32];
 
 	if (P.view[0] == '\0')
 		return NULL;
@@ -144,9 +151,10 @@ const char *lab_pane_take_view(void)
 }
 
 /* A status message from the runner (once), or NULL. */
-const char *lab_pane_take_say(void)
+const char *
+lab_pane_take_say(void)
 {
-	static char s[160];
+	static char	s[160];
 
 	if (P.say[0] == '\0')
 		return NULL;
@@ -156,32 +164,35 @@ const char *lab_pane_take_say(void)
 }
 
 /* Whether the root must be reopened (once). */
-bool lab_pane_take_reopen(void)
+bool
+lab_pane_take_reopen(void)
 {
-	bool r = P.reopen;
+	bool	r = P.reopen;
 
 	P.reopen = false;
 	return r;
 }
 
 /* The answer line for the status bar while prompting, else NULL. */
-const char *lab_pane_prompt(void)
+const char *
+lab_pane_prompt(void)
 {
-	static char line[320];
+	static char	line[320];
 
 	if (!P.prompting)
 		return NULL;
 	snprintf(line, sizeof(line), " %s %s_  (Enter: answer, Esc: cancel) ",
-		 P.prompt, P.input);
+	    P.prompt, P.input);
 	return line;
 }
 
 /* A key: while prompting every key edits the answer; otherwise the lab
  * keys go to the runner.  Returns true when the key was consumed. */
-bool lab_pane_key(int ch)
+bool
+lab_pane_key(int ch)
 {
-	size_t n = strlen(P.input);
-	char msg[96];
+	size_t	n = strlen(P.input);
+	char	msg[96];
 
 	if (P.fd < 0 || P.gone)
 		return false;
@@ -214,7 +225,8 @@ bool lab_pane_key(int ch)
 }
 
 /* Attribute of a style letter. */
-static int style_attr(char s)
+static int
+style_attr(char s)
 {
 	switch (s) {
 	case 'T': return C_TITLE;
@@ -228,15 +240,16 @@ static int style_attr(char s)
 
 /* Draw one logical line word-wrapped into the frame (continuations keep
  * its indentation); returns the next line number. */
-static int wrap_line(struct frame *f, int line, int attr, const char *s)
+static int
+wrap_line(struct frame *f, int line, int attr, const char *s)
 {
-	int w = f->w > 8 ? f->w : 8, indent = 0, off = 0;
-	char tmp[1024];
+	int	w = f->w > 8 ? f->w : 8, indent = 0, off = 0;
+	char	tmp[1024];
 
 	while (s[indent] == ' ' && indent < w / 2)
 		indent++;
 	do {
-		size_t take = strlen(s), avail = (size_t)(w - off);
+		size_t	take = strlen(s), avail = (size_t)(w - off);
 
 		if (take > avail) {
 			/* break at the last blank that fits */
@@ -261,10 +274,11 @@ static int wrap_line(struct frame *f, int line, int attr, const char *s)
 }
 
 /* Draw the pane into its rectangle. */
-void lab_pane_draw(struct frame *f)
+void
+lab_pane_draw(struct frame *f)
 {
-	int line = 0;
-	char *copy, *p, *nl;
+	int	 line = 0;
+	char	*copy, *p, *nl;
 
 	if (P.file != NULL && P.rc < 0) {
 		fr_text(f, line++, 0, C_TITLE, "Lab");

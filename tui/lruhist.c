@@ -6,7 +6,8 @@
 #include "util.h"
 
 /* Find or add the history of an lruvec. */
-static struct lh_vec *vec_of(struct lruhist *h, u64 id, int nid)
+static struct lh_vec *
+vec_of(struct lruhist *h, u64 id, int nid)
 {
 	for (int i = 0; i < h->n; i++)
 		if (h->vec[i].id == id && h->vec[i].nid == nid)
@@ -20,15 +21,16 @@ static struct lh_vec *vec_of(struct lruhist *h, u64 id, int nid)
 
 /* Append each generation's size to its samples, keyed by seq: a
  * generation keeps its samples while it lives, a new one starts empty. */
-static void feed_gens(struct lh_vec *v, const struct lg_node *nd)
+static void
+feed_gens(struct lh_vec *v, const struct lg_node *nd)
 {
-	struct lh_gen old[LG_MAX_GENS];
+	struct lh_gen	old[LG_MAX_GENS];
 
 	memcpy(old, v->gen, sizeof(old));
 	memset(v->gen, 0, sizeof(v->gen));
 	for (int i = 0; i < nd->ngens && i < LG_MAX_GENS; i++) {
-		const struct lg_gen *g = &nd->gen[i];
-		struct lh_gen *s = &v->gen[i];
+		const struct lg_gen	*g = &nd->gen[i];
+		struct lh_gen		*s = &v->gen[i];
 
 		s->seq = g->seq;
 		for (int k = 0; k < LG_MAX_GENS; k++)
@@ -45,15 +47,18 @@ static void feed_gens(struct lh_vec *v, const struct lg_node *nd)
 }
 
 /* Compare each lruvec's seqs with the previous snapshot's. */
-void lruhist_feed(struct lruhist *h, const struct lrugen *lg, double now_ms)
+void
+lruhist_feed(struct lruhist *h, const struct lrugen *lg, double now_ms)
 {
 	for (int i = 0; i < h->n; i++)
 		h->vec[i].seen = false;
 	for (int m = 0; m < lg->n; m++)
 		for (int k = 0; k < lg->memcg[m].nnodes; k++) {
-			const struct lg_node *nd = &lg->memcg[m].node[k];
-			struct lh_vec *v = vec_of(h, lg->memcg[m].id, nd->nid);
-			u64 mx = lg_max_seq(nd), mn = lg_min_seq(nd);
+			const struct lg_node	*nd = &lg->memcg[m].node[k];
+			struct lh_vec		*v = vec_of(h, lg->memcg[m].id,
+			    nd->nid);
+			u64			 mx = lg_max_seq(nd),
+			    mn = lg_min_seq(nd);
 
 			if (v->have && mx > v->max_seq) {
 				v->aged_at = now_ms;
@@ -75,14 +80,16 @@ void lruhist_feed(struct lruhist *h, const struct lrugen *lg, double now_ms)
 }
 
 /* Drop every lruvec (storage kept for reuse). */
-void lruhist_reset(struct lruhist *h)
+void
+lruhist_reset(struct lruhist *h)
 {
 	h->n = 0;
 	h->snapshots = 0;
 }
 
 /* Free the lruvec array. */
-void lruhist_free(struct lruhist *h)
+void
+lruhist_free(struct lruhist *h)
 {
 	free(h->vec);
 	h->vec = NULL;
@@ -91,7 +98,8 @@ void lruhist_free(struct lruhist *h)
 }
 
 /* Linear search: a guest has a handful of lruvecs. */
-const struct lh_vec *lruhist_find(const struct lruhist *h, u64 id, int nid)
+const struct lh_vec *
+lruhist_find(const struct lruhist *h, u64 id, int nid)
 {
 	for (int i = 0; i < h->n; i++)
 		if (h->vec[i].id == id && h->vec[i].nid == nid)
@@ -100,12 +108,13 @@ const struct lh_vec *lruhist_find(const struct lruhist *h, u64 id, int nid)
 }
 
 /* Sum the counts of the selected lruvecs. */
-struct lh_count lruhist_count(const struct lruhist *h, u64 id, int nid)
+struct lh_count
+lruhist_count(const struct lruhist *h, u64 id, int nid)
 {
-	struct lh_count c = { 0, 0 };
+	struct lh_count	c = { 0, 0 };
 
 	for (int i = 0; i < h->n; i++) {
-		const struct lh_vec *v = &h->vec[i];
+		const struct lh_vec	*v = &h->vec[i];
 
 		if ((id != LH_ANY_MEMCG && v->id != id) ||
 		    (nid != LH_ANY_NODE && v->nid != nid))
@@ -117,7 +126,8 @@ struct lh_count lruhist_count(const struct lruhist *h, u64 id, int nid)
 }
 
 /* A change that happened, not longer ago than the window. */
-bool lh_recent(double at, long count, double now_ms, double window_ms)
+bool
+lh_recent(double at, long count, double now_ms, double window_ms)
 {
 	return count > 0 && now_ms - at < window_ms;
 }

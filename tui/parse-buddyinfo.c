@@ -4,9 +4,10 @@
 #include "parse.h"
 
 /* Where zone z's header goes. */
-static void slot(void *arg, int z, int **node, char **name, int **norders)
+static void
+slot(void *arg, int z, int **node, char **name, int **norders)
 {
-	struct bi_zone *bz = &((struct buddyinfo *)arg)->zone[z];
+	struct bi_zone	*bz = &((struct buddyinfo *)arg)->zone[z];
 
 	*node = &bz->node;
 	*name = bz->name;
@@ -14,13 +15,15 @@ static void slot(void *arg, int z, int **node, char **name, int **norders)
 }
 
 /* A free block count. */
-static bool value(void *arg, int z, int order, struct tok t)
+static bool
+value(void *arg, int z, int order, struct tok t)
 {
 	return tok_u64(t, &((struct buddyinfo *)arg)->zone[z].nr_free[order]);
 }
 
 /* Parse one row per zone with its free block count per order. */
-int parse_buddyinfo(const char *buf, size_t len, struct buddyinfo *bi)
+int
+parse_buddyinfo(const char *buf, size_t len, struct buddyinfo *bi)
 {
 	static const struct zone_row_ops ops = {
 		.file = "buddyinfo", .what = "count", .whats = "counts",

@@ -5,11 +5,12 @@
 #include "parse.h"
 
 /* Parse "[-]I.FFF" into thousandths. */
-static bool milli(struct tok t, int *out)
+static bool
+milli(struct tok t, int *out)
 {
-	bool neg = t.n && t.s[0] == '-';
-	struct tok rest, frac;
-	u64 ip, fp;
+	bool		neg = t.n && t.s[0] == '-';
+	struct tok	rest, frac;
+	u64		ip, fp;
 
 	if (neg) {
 		t.s++;
@@ -26,9 +27,10 @@ static bool milli(struct tok t, int *out)
 }
 
 /* Where zone z's header goes. */
-static void slot(void *arg, int z, int **node, char **name, int **norders)
+static void
+slot(void *arg, int z, int **node, char **name, int **norders)
 {
-	struct ef_zone *ez = &((struct extfrag *)arg)->zone[z];
+	struct ef_zone	*ez = &((struct extfrag *)arg)->zone[z];
 
 	*node = &ez->node;
 	*name = ez->name;
@@ -36,13 +38,15 @@ static void slot(void *arg, int z, int **node, char **name, int **norders)
 }
 
 /* An index in thousandths. */
-static bool value(void *arg, int z, int order, struct tok t)
+static bool
+value(void *arg, int z, int order, struct tok t)
 {
 	return milli(t, &((struct extfrag *)arg)->zone[z].milli[order]);
 }
 
 /* Parse one row per zone. */
-int parse_extfrag(const char *buf, size_t len, struct extfrag *ef)
+int
+parse_extfrag(const char *buf, size_t len, struct extfrag *ef)
 {
 	static const struct zone_row_ops ops = {
 		.file = "extfrag", .what = "index", .whats = "indices",

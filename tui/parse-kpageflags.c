@@ -19,20 +19,22 @@
 #define KPF_MAX_ORDER	10
 
 /* Read the u64 of page i. */
-static u64 flags_at(const char *buf, size_t i)
+static u64
+flags_at(const char *buf, size_t i)
 {
-	u64 f;
+	u64	f;
 
 	memcpy(&f, buf + i * 8, 8);
 	return f;
 }
 
 /* Classify each page; see the header comment for the buddy heuristic. */
-int parse_kpageflags(const char *buf, size_t len, u64 first_pfn,
-		     unsigned char *cls, size_t npfn, char *err)
+int
+parse_kpageflags(const char *buf, size_t len, u64 first_pfn, unsigned char *cls,
+    size_t npfn, char *err)
 {
-	size_t have = len / 8, i;
-	enum kpc prev = KPC_UNMOVABLE;
+	size_t		have = len / 8, i;
+	enum kpc	prev = KPC_UNMOVABLE;
 
 	err[0] = '\0';
 	if (len % 8)
@@ -40,18 +42,18 @@ int parse_kpageflags(const char *buf, size_t len, u64 first_pfn,
 	if (have > npfn)
 		have = npfn;
 	for (i = 0; i < have; i++) {
-		u64 f = flags_at(buf, i);
-		enum kpc c;
+		u64		f = flags_at(buf, i);
+		enum kpc	c;
 
 		if (f & F(KPF_BIT_NOPAGE)) {
 			c = KPC_HOLE;
 		} else if (f & F(KPF_BIT_BUDDY)) {
-			u64 pfn = first_pfn + i;
-			size_t size = 1;
+			u64	pfn = first_pfn + i;
+			size_t	size = 1;
 
 			/* grow to 2^k while aligned and the next half is flag-less */
 			for (int k = 1; k <= KPF_MAX_ORDER; k++) {
-				size_t want = (size_t)1 << k, j;
+				size_t	want = (size_t)1 << k, j;
 
 				if ((pfn & (want - 1)) || i + want > have)
 					break;
@@ -69,7 +71,7 @@ int parse_kpageflags(const char *buf, size_t len, u64 first_pfn,
 		} else if (f & (F(KPF_BIT_SLAB) | F(KPF_BIT_PGTABLE) | F(KPF_BIT_RESERVED))) {
 			c = KPC_UNMOVABLE;
 		} else if (f & (F(KPF_BIT_LRU) | F(KPF_BIT_ANON) | F(KPF_BIT_MMAP) |
-				F(KPF_BIT_SWAPBACKED))) {
+		    F(KPF_BIT_SWAPBACKED))) {
 			c = KPC_MOVABLE;
 		} else if (f & F(KPF_BIT_COMPOUND_TAIL)) {
 			c = prev;	/* a tail goes with its head */
@@ -87,7 +89,8 @@ int parse_kpageflags(const char *buf, size_t len, u64 first_pfn,
 }
 
 /* Decide how a pageblock is drawn. */
-enum kpc kpf_block_class(const struct kpf_block *b)
+enum kpc
+kpf_block_class(const struct kpf_block *b)
 {
 	if (b->unmovable)
 		return KPC_UNMOVABLE;

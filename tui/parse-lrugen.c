@@ -15,9 +15,10 @@
 #include "util.h"
 
 /* A number followed by at most one mark character. */
-static bool marked(struct tok t, u64 *v, char *mark)
+static bool
+marked(struct tok t, u64 *v, char *mark)
 {
-	struct tok rest;
+	struct tok	rest;
 
 	if (!tok_u64_prefix(t, v, &rest) || rest.n > 1)
 		return false;
@@ -26,9 +27,10 @@ static bool marked(struct tok t, u64 *v, char *mark)
 }
 
 /* Start a new memcg entry. */
-static struct lg_memcg *new_memcg(struct lrugen *lg)
+static struct lg_memcg *
+new_memcg(struct lrugen *lg)
 {
-	struct lg_memcg *m;
+	struct lg_memcg	*m;
 
 	if (lg->n == lg->cap) {
 		lg->cap = lg->cap ? lg->cap * 2 : 8;
@@ -40,10 +42,11 @@ static struct lg_memcg *new_memcg(struct lrugen *lg)
 }
 
 /* Parse one tier row's 7 tokens into the last generation. */
-static void tier_row(struct lrugen *lg, struct lg_gen *g, struct tok *t, int lineno)
+static void
+tier_row(struct lrugen *lg, struct lg_gen *g, struct tok *t, int lineno)
 {
-	struct lg_tier *tr;
-	u64 tier;
+	struct lg_tier	*tr;
+	u64		 tier;
 
 	if (!g) {
 		perr(lg->err, lineno, "tier row before any generation");
@@ -65,14 +68,15 @@ static void tier_row(struct lrugen *lg, struct lg_gen *g, struct tok *t, int lin
 }
 
 /* Parse the whole file; memcg rows start groups, node rows lruvecs. */
-int parse_lrugen(const char *buf, size_t len, struct lrugen *lg)
+int
+parse_lrugen(const char *buf, size_t len, struct lrugen *lg)
 {
-	struct lines l;
-	struct tok line, t[8];
-	struct lg_memcg *m = NULL;
-	struct lg_node *nd = NULL;
-	struct lg_gen *g = NULL;
-	u64 v;
+	struct lines	 l;
+	struct tok	 line, t[8];
+	struct lg_memcg	*m = NULL;
+	struct lg_node	*nd = NULL;
+	struct lg_gen	*g = NULL;
+	u64		 v;
 
 	lg->n = 0;
 	lg->full = false;
@@ -80,7 +84,7 @@ int parse_lrugen(const char *buf, size_t len, struct lrugen *lg)
 	lg->err[0] = '\0';
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, 8);
+		int	n = tok_split(line, t, 8);
 
 		if (n == 0)
 			continue;
@@ -94,7 +98,7 @@ int parse_lrugen(const char *buf, size_t len, struct lrugen *lg)
 			m->id = v;
 			if (n >= 3) {
 				/* the path is the rest of the line (may hold blanks) */
-				struct tok p = { t[2].s, (size_t)(line.s + line.n - t[2].s) };
+				struct tok	p = { t[2].s, (size_t)(line.s + line.n - t[2].s) };
 
 				tok_copy(m->path, sizeof(m->path), p);
 			}
@@ -112,8 +116,8 @@ int parse_lrugen(const char *buf, size_t len, struct lrugen *lg)
 			nd->nid = (int)v;
 			g = NULL;
 		} else if (n == 4 && tok_u64(t[0], &v)) {
-			struct lg_gen *ng;
-			char mk[2];
+			struct lg_gen	*ng;
+			char		 mk[2];
 
 			if (!nd) {
 				perr(lg->err, l.lineno, "generation before node");
@@ -140,7 +144,7 @@ int parse_lrugen(const char *buf, size_t len, struct lrugen *lg)
 			tier_row(lg, g, t, l.lineno);
 		} else if (n == 4) {
 			/* walk stats: four numbers, each with a letter */
-			char mk;
+			char	mk;
 
 			for (int i = 0; i < 4; i++)
 				if (!marked(t[i], &v, &mk) || mk == ' ') {
@@ -159,7 +163,8 @@ int parse_lrugen(const char *buf, size_t len, struct lrugen *lg)
 }
 
 /* Free the memcg array. */
-void lrugen_free(struct lrugen *lg)
+void
+lrugen_free(struct lrugen *lg)
 {
 	free(lg->memcg);
 	lg->memcg = NULL;
@@ -167,13 +172,15 @@ void lrugen_free(struct lrugen *lg)
 }
 
 /* The last generation is the youngest. */
-u64 lg_max_seq(const struct lg_node *nd)
+u64
+lg_max_seq(const struct lg_node *nd)
 {
 	return nd->ngens ? nd->gen[nd->ngens - 1].seq : 0;
 }
 
 /* Generations are in seq order: the first not gone for both types. */
-u64 lg_min_seq(const struct lg_node *nd)
+u64
+lg_min_seq(const struct lg_node *nd)
 {
 	for (int i = 0; i < nd->ngens; i++)
 		if (!nd->gen[i].gone[0] || !nd->gen[i].gone[1])

@@ -2,17 +2,18 @@
 #include "parse.h"
 
 /* Parse every "Name: value [kB]" line into name/value pairs. */
-int parse_meminfo(const char *buf, size_t len, struct meminfo *mi)
+int
+parse_meminfo(const char *buf, size_t len, struct meminfo *mi)
 {
-	struct lines l;
-	struct tok line, t[4];
-	u64 v;
+	struct lines	l;
+	struct tok	line, t[4];
+	u64		v;
 
 	mi->kv.n = 0;
 	mi->err[0] = '\0';
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, 4);
+		int	n = tok_split(line, t, 4);
 
 		if (n == 0)
 			continue;

@@ -13,10 +13,11 @@
 #define PTI_TOKS (6 + P_MAX_ORDERS + 1)
 
 /* One free-count row: "Node N, zone Z, type T counts...". */
-static void free_row(struct pagetypeinfo *p, struct tok *t, int n, int lineno)
+static void
+free_row(struct pagetypeinfo *p, struct tok *t, int n, int lineno)
 {
-	struct pti_free *f;
-	int o = 0;
+	struct pti_free	*f;
+	int		 o = 0;
 
 	if (p->nfree >= P_MAX_ZONES * P_MAX_TYPES) {
 		perr(p->err, lineno, "too many free-count rows");
@@ -30,7 +31,7 @@ static void free_row(struct pagetypeinfo *p, struct tok *t, int n, int lineno)
 	}
 	tok_copy(f->type, sizeof(f->type), t[5]);
 	for (int i = 6; i < n && o < P_MAX_ORDERS; i++, o++) {
-		struct tok c = t[i];
+		struct tok	c = t[i];
 
 		if (c.n && c.s[0] == '>') {
 			f->overflow[o] = true;
@@ -48,9 +49,10 @@ static void free_row(struct pagetypeinfo *p, struct tok *t, int n, int lineno)
 }
 
 /* One block-count row: "Node N, zone Z  counts per type". */
-static void block_row(struct pagetypeinfo *p, struct tok *t, int n, int lineno)
+static void
+block_row(struct pagetypeinfo *p, struct tok *t, int n, int lineno)
 {
-	struct pti_blocks *b;
+	struct pti_blocks	*b;
 
 	if (p->nblocks >= P_MAX_ZONES) {
 		perr(p->err, lineno, "too many block-count rows");
@@ -73,18 +75,19 @@ static void block_row(struct pagetypeinfo *p, struct tok *t, int n, int lineno)
 }
 
 /* Parse the whole file section by section. */
-int parse_pagetypeinfo(const char *buf, size_t len, struct pagetypeinfo *p)
+int
+parse_pagetypeinfo(const char *buf, size_t len, struct pagetypeinfo *p)
 {
-	struct lines l;
-	struct tok line, t[PTI_TOKS];
+	struct lines	l;
+	struct tok	line, t[PTI_TOKS];
 	enum { HEAD, FREE, BLOCKS, OTHER } sec = HEAD;
-	u64 v;
+	u64	v;
 
 	memset(p, 0, sizeof(*p));
 	p->pageblock_order = -1;
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, PTI_TOKS);
+		int	n = tok_split(line, t, PTI_TOKS);
 
 		if (n == 0)
 			continue;

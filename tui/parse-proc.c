@@ -5,7 +5,8 @@
 #include "parse.h"
 
 /* "Key:\tvalue [kB]" lines of /proc/PID/status. */
-int parse_pidstatus(const char *buf, size_t len, struct pidstatus *ps)
+int
+parse_pidstatus(const char *buf, size_t len, struct pidstatus *ps)
 {
 	static const struct { const char *key; size_t off; } kb[] = {
 		{ "VmRSS:", offsetof(struct pidstatus, vm_rss) },
@@ -14,21 +15,21 @@ int parse_pidstatus(const char *buf, size_t len, struct pidstatus *ps)
 		{ "RssShmem:", offsetof(struct pidstatus, rss_shmem) },
 		{ "VmSwap:", offsetof(struct pidstatus, vm_swap) },
 	};
-	struct lines l;
-	struct tok line, t[4];
-	bool have_pid = false;
-	u64 v;
+	struct lines	l;
+	struct tok	line, t[4];
+	bool		have_pid = false;
+	u64		v;
 
 	memset(ps, 0, sizeof(*ps));
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, 4);
+		int	n = tok_split(line, t, 4);
 
 		if (n < 2)
 			continue;
 		if (tok_eq(t[0], "Name:")) {
 			/* the name may contain blanks: take the rest of the line */
-			struct tok r = { t[1].s, (size_t)(line.s + line.n - t[1].s) };
+			struct tok	r = { t[1].s, (size_t)(line.s + line.n - t[1].s) };
 
 			tok_copy(ps->name, sizeof(ps->name), r);
 		} else if (tok_eq(t[0], "Pid:") && tok_u64(t[1], &v)) {
@@ -37,7 +38,7 @@ int parse_pidstatus(const char *buf, size_t len, struct pidstatus *ps)
 		} else if (tok_eq(t[0], "Threads:") && tok_u64(t[1], &v)) {
 			ps->threads = (int)v;
 		} else if (t[0].n > 7 && memcmp(t[0].s, "Rss", 3) == 0 &&
-			   memmem(t[0].s, t[0].n, "Mode", 4)) {
+		    memmem(t[0].s, t[0].n, "Mode", 4)) {
 			tok_copy(ps->mode, sizeof(ps->mode), t[1]);
 		} else {
 			for (size_t i = 0; i < sizeof(kb) / sizeof(kb[0]); i++)
@@ -56,12 +57,13 @@ int parse_pidstatus(const char *buf, size_t len, struct pidstatus *ps)
 }
 
 /* Seven page counts on one line. */
-int parse_statm(const char *buf, size_t len, struct statm *sm)
+int
+parse_statm(const char *buf, size_t len, struct statm *sm)
 {
-	struct lines l;
-	struct tok line, t[8];
-	u64 *f[] = { &sm->size, &sm->resident, &sm->shared, &sm->text,
-		     &sm->lib, &sm->data, &sm->dt };
+	struct lines	 l;
+	struct tok	 line, t[8];
+	u64		*f[] = { &sm->size, &sm->resident, &sm->shared,
+	    &sm->text, &sm->lib, &sm->data, &sm->dt };
 
 	memset(sm, 0, sizeof(*sm));
 	lines_init(&l, buf, len);
@@ -82,11 +84,12 @@ int parse_statm(const char *buf, size_t len, struct statm *sm)
 }
 
 /* The leading "MAJOR.MINOR" of the kernel release string. */
-int parse_osrelease(const char *buf, size_t len, struct osrelease *o)
+int
+parse_osrelease(const char *buf, size_t len, struct osrelease *o)
 {
-	struct lines l;
-	struct tok line, t[2], rest;
-	u64 major, minor;
+	struct lines	l;
+	struct tok	line, t[2], rest;
+	u64		major, minor;
 
 	memset(o, 0, sizeof(*o));
 	lines_init(&l, buf, len);
@@ -108,16 +111,17 @@ int parse_osrelease(const char *buf, size_t len, struct osrelease *o)
 }
 
 /* The aggregate cpu line and the count of per-cpu lines. */
-int parse_cpustat(const char *buf, size_t len, struct cpustat *cs)
+int
+parse_cpustat(const char *buf, size_t len, struct cpustat *cs)
 {
-	struct lines l;
-	struct tok line, t[12];
-	bool have = false;
+	struct lines	l;
+	struct tok	line, t[12];
+	bool		have = false;
 
 	memset(cs, 0, sizeof(*cs));
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, 12);
+		int	n = tok_split(line, t, 12);
 
 		if (n < 1 || t[0].n < 3 || memcmp(t[0].s, "cpu", 3) != 0)
 			continue;
@@ -125,8 +129,8 @@ int parse_cpustat(const char *buf, size_t len, struct cpustat *cs)
 			cs->ncpus++;
 			continue;
 		}
-		u64 *f[] = { &cs->user, &cs->nice, &cs->system, &cs->idle,
-			     &cs->iowait, &cs->irq, &cs->softirq, &cs->steal };
+		u64	*f[] = { &cs->user, &cs->nice, &cs->system, &cs->idle,
+		    &cs->iowait, &cs->irq, &cs->softirq, &cs->steal };
 		if (n < 9) {
 			perr(cs->err, l.lineno, "stat: short cpu line");
 			continue;
@@ -143,10 +147,11 @@ int parse_cpustat(const char *buf, size_t len, struct cpustat *cs)
 }
 
 /* Parse "D.DD" as a double (PSI averages). */
-static bool decimal(struct tok t, double *d)
+static bool
+decimal(struct tok t, double *d)
 {
-	struct tok rest;
-	u64 ip, fp;
+	struct tok	rest;
+	u64		ip, fp;
 
 	if (!tok_u64_prefix(t, &ip, &rest) || rest.n != 3 || rest.s[0] != '.')
 		return false;
@@ -159,17 +164,18 @@ static bool decimal(struct tok t, double *d)
 }
 
 /* "some|full avg10=A avg60=B avg300=C total=T" lines. */
-int parse_psi(const char *buf, size_t len, struct psi *p)
+int
+parse_psi(const char *buf, size_t len, struct psi *p)
 {
-	struct lines l;
-	struct tok line, t[6];
+	struct lines	l;
+	struct tok	line, t[6];
 
 	memset(p, 0, sizeof(*p));
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, 6);
-		struct psi_line *pl;
-		struct tok v[4];
+		int		 n = tok_split(line, t, 6);
+		struct psi_line	*pl;
+		struct tok	 v[4];
 
 		if (n == 0)
 			continue;
@@ -186,8 +192,8 @@ int parse_psi(const char *buf, size_t len, struct psi *p)
 			continue;
 		}
 		for (int i = 0; i < 4; i++) {
-			static const char *const key[] = { "avg10=", "avg60=", "avg300=", "total=" };
-			size_t k = strlen(key[i]);
+			static const char *const	key[] = { "avg10=", "avg60=", "avg300=", "total=" };
+			size_t				k = strlen(key[i]);
 
 			if (t[1 + i].n <= k || memcmp(t[1 + i].s, key[i], k) != 0) {
 				perr(p->err, l.lineno, "psi: expected %s", key[i]);

@@ -21,7 +21,8 @@ static const struct { const char *name; enum tev_type type; } events[] = {
 };
 
 /* The short display name of an event type. */
-const char *tev_name(enum tev_type t)
+const char *
+tev_name(enum tev_type t)
 {
 	static const char *const names[] = {
 		"begin", "end", "isolate_migrate", "isolate_free",
@@ -32,17 +33,18 @@ const char *tev_name(enum tev_type t)
 }
 
 /* Find "key=" at a word start in args; the value runs to ' ', ',' or ')'. */
-static bool arg(struct tok args, const char *key, struct tok *val)
+static bool
+arg(struct tok args, const char *key, struct tok *val)
 {
-	size_t k = strlen(key);
+	size_t	k = strlen(key);
 
 	for (size_t i = 0; i + k + 1 <= args.n; i++) {
 		if ((i == 0 || args.s[i - 1] == ' ' || args.s[i - 1] == '(') &&
 		    memcmp(args.s + i, key, k) == 0 && args.s[i + k] == '=') {
-			size_t st = i + k + 1, e = st;
+			size_t	st = i + k + 1, e = st;
 
 			while (e < args.n && args.s[e] != ' ' && args.s[e] != ',' &&
-			       args.s[e] != ')')
+			    args.s[e] != ')')
 				e++;
 			val->s = args.s + st;
 			val->n = e - st;
@@ -53,26 +55,29 @@ static bool arg(struct tok args, const char *key, struct tok *val)
 }
 
 /* A hex argument. */
-static bool arg_hex(struct tok args, const char *key, u64 *v)
+static bool
+arg_hex(struct tok args, const char *key, u64 *v)
 {
-	struct tok t;
+	struct tok	t;
 
 	return arg(args, key, &t) && tok_hex(t, v);
 }
 
 /* A decimal argument. */
-static bool arg_u64(struct tok args, const char *key, u64 *v)
+static bool
+arg_u64(struct tok args, const char *key, u64 *v)
 {
-	struct tok t;
+	struct tok	t;
 
 	return arg(args, key, &t) && tok_u64(t, v);
 }
 
 /* "range=(0xA ~ 0xB)" */
-static bool arg_range(struct tok args, u64 *a, u64 *b)
+static bool
+arg_range(struct tok args, u64 *a, u64 *b)
 {
-	struct tok t, rest;
-	const char *p;
+	struct tok	 t, rest;
+	const char	*p;
 
 	if (!arg(args, "range", &t) || t.n < 2 || t.s[0] != '(')
 		return false;
@@ -94,10 +99,11 @@ static bool arg_range(struct tok args, u64 *a, u64 *b)
 }
 
 /* Parse "SSSS.UUUUUU:" into seconds. */
-static bool timestamp(struct tok t, double *ts)
+static bool
+timestamp(struct tok t, double *ts)
 {
-	struct tok rest, frac;
-	u64 s, us;
+	struct tok	rest, frac;
+	u64		s, us;
 
 	if (!tok_u64_prefix(t, &s, &rest) || rest.n < 3 || rest.s[0] != '.' ||
 	    rest.s[rest.n - 1] != ':')
@@ -108,7 +114,7 @@ static bool timestamp(struct tok t, double *ts)
 		return false;
 	*ts = (double)s;
 	{
-		double div = 1;
+		double	div = 1;
 
 		for (size_t i = 0; i < frac.n; i++)
 			div *= 10;
@@ -118,9 +124,10 @@ static bool timestamp(struct tok t, double *ts)
 }
 
 /* Fill an event from its arguments; false when they do not fit. */
-static bool fill(struct tev *e, struct tok args)
+static bool
+fill(struct tev *e, struct tok args)
 {
-	struct tok t;
+	struct tok	t;
 
 	switch (e->type) {
 	case TEV_BEGIN:
@@ -141,11 +148,11 @@ static bool fill(struct tev *e, struct tok args)
 	case TEV_ISO_FREE:
 	case TEV_ISO_FAST_FREE:
 		return arg_range(args, &e->a, &e->b) &&
-		       arg_u64(args, "nr_scanned", &e->c) &&
-		       arg_u64(args, "nr_taken", &e->d);
+		    arg_u64(args, "nr_scanned", &e->c) &&
+		    arg_u64(args, "nr_taken", &e->d);
 	case TEV_MIGRATE:
 		return arg_u64(args, "nr_migrated", &e->a) &&
-		       arg_u64(args, "nr_failed", &e->b);
+		    arg_u64(args, "nr_failed", &e->b);
 	case TEV_OTHER:
 		return true;
 	}
@@ -153,10 +160,11 @@ static bool fill(struct tev *e, struct tok args)
 }
 
 /* The PID of "TASK-PID" before the cpu field at br, or -1. */
-static int task_pid(const char *s, const char *br)
+static int
+task_pid(const char *s, const char *br)
 {
-	const char *p = br;
-	long pid = 0, mul = 1;
+	const char	*p = br;
+	long		 pid = 0, mul = 1;
 
 	while (p > s && p[-1] == ' ')
 		p--;
@@ -172,11 +180,12 @@ static int task_pid(const char *s, const char *br)
 
 /* Parse one event line; 1 compaction event, 0 other event, -1 bad.
  * *event gets the event's name whenever the line has one. */
-static int event_line(struct tok line, struct tev *e, struct tok *event)
+static int
+event_line(struct tok line, struct tev *e, struct tok *event)
 {
-	struct tok t[8], name, args;
-	const char *br = NULL;
-	int n, i;
+	struct tok	 t[8], name, args;
+	const char	*br = NULL;
+	int		 n, i;
 
 	/* the cpu field "[NNN]" follows the task name */
 	for (size_t k = 0; k + 2 < line.n; k++)
@@ -188,8 +197,8 @@ static int event_line(struct tok line, struct tev *e, struct tok *event)
 		return -1;
 	e->pid = task_pid(line.s, br);
 	{
-		struct tok c = { br + 1, (size_t)(line.s + line.n - br - 1) }, rest;
-		u64 cpu;
+		struct tok	c = { br + 1, (size_t)(line.s + line.n - br - 1) }, rest;
+		u64		cpu;
 
 		if (!tok_u64_prefix(c, &cpu, &rest) || !rest.n || rest.s[0] != ']')
 			return -1;
@@ -220,10 +229,11 @@ static int event_line(struct tok line, struct tev *e, struct tok *event)
 }
 
 /* Parse the whole buffer, keeping compaction events in order. */
-int parse_trace(const char *buf, size_t len, struct trace *tr)
+int
+parse_trace(const char *buf, size_t len, struct trace *tr)
 {
-	struct lines l;
-	struct tok line;
+	struct lines	l;
+	struct tok	line;
 
 	tr->n = 0;
 	tr->other_lines = 0;
@@ -231,9 +241,9 @@ int parse_trace(const char *buf, size_t len, struct trace *tr)
 	tr->err[0] = '\0';
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
-		struct tok event = { NULL, 0 };
-		struct tev e;
-		int r;
+		struct tok	event = { NULL, 0 };
+		struct tev	e;
+		int		r;
 
 		/* a read of the ring buffer may end mid-line: that line is
 		 * not an event yet (its numbers may be cut), so skip it */
@@ -265,7 +275,8 @@ int parse_trace(const char *buf, size_t len, struct trace *tr)
 }
 
 /* Free the event array. */
-void trace_free(struct trace *tr)
+void
+trace_free(struct trace *tr)
 {
 	free(tr->ev);
 	tr->ev = NULL;

@@ -8,7 +8,8 @@
 #include "util.h"
 
 /* Point the cursor at the start of buf. */
-void lines_init(struct lines *l, const char *buf, size_t len)
+void
+lines_init(struct lines *l, const char *buf, size_t len)
 {
 	l->p = buf;
 	l->end = buf ? buf + len : buf;
@@ -16,9 +17,10 @@ void lines_init(struct lines *l, const char *buf, size_t len)
 }
 
 /* Return the next line (without '\n'); 0 once the input is used up. */
-int lines_next(struct lines *l, struct tok *line)
+int
+lines_next(struct lines *l, struct tok *line)
 {
-	const char *nl;
+	const char	*nl;
 
 	if (!l->p || l->p >= l->end)
 		return 0;
@@ -31,19 +33,21 @@ int lines_next(struct lines *l, struct tok *line)
 }
 
 /* Whether c separates tokens. */
-static bool blank(char c)
+static bool
+blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\0';
 }
 
 /* Split at blanks; store at most max tokens, return how many there were. */
-int tok_split(struct tok s, struct tok *toks, int max)
+int
+tok_split(struct tok s, struct tok *toks, int max)
 {
-	size_t i = 0;
-	int n = 0;
+	size_t	i = 0;
+	int	n = 0;
 
 	while (i < s.n) {
-		size_t st;
+		size_t	st;
 
 		while (i < s.n && blank(s.s[i]))
 			i++;
@@ -62,21 +66,23 @@ int tok_split(struct tok s, struct tok *toks, int max)
 }
 
 /* Compare a token with a C string. */
-bool tok_eq(struct tok t, const char *s)
+bool
+tok_eq(struct tok t, const char *s)
 {
-	size_t n = strlen(s);
+	size_t	n = strlen(s);
 
 	return t.n == n && memcmp(t.s, s, n) == 0;
 }
 
 /* Parse a leading run of decimal digits. */
-bool tok_u64_prefix(struct tok t, u64 *v, struct tok *rest)
+bool
+tok_u64_prefix(struct tok t, u64 *v, struct tok *rest)
 {
-	size_t i = 0;
-	u64 x = 0;
+	size_t	i = 0;
+	u64	x = 0;
 
 	while (i < t.n && t.s[i] >= '0' && t.s[i] <= '9') {
-		unsigned d = (unsigned)(t.s[i] - '0');
+		unsigned	d = (unsigned)(t.s[i] - '0');
 
 		if (x > (~0ULL - d) / 10)
 			return false;
@@ -94,18 +100,20 @@ bool tok_u64_prefix(struct tok t, u64 *v, struct tok *rest)
 }
 
 /* Parse a whole token as decimal. */
-bool tok_u64(struct tok t, u64 *v)
+bool
+tok_u64(struct tok t, u64 *v)
 {
-	struct tok rest;
+	struct tok	rest;
 
 	return tok_u64_prefix(t, v, &rest) && rest.n == 0;
 }
 
 /* Parse a whole token as a signed decimal. */
-bool tok_s64(struct tok t, long long *v)
+bool
+tok_s64(struct tok t, long long *v)
 {
-	bool neg = t.n > 0 && t.s[0] == '-';
-	u64 x;
+	bool	neg = t.n > 0 && t.s[0] == '-';
+	u64	x;
 
 	if (neg) {
 		t.s++;
@@ -118,16 +126,17 @@ bool tok_s64(struct tok t, long long *v)
 }
 
 /* Parse "0x..." hexadecimal. */
-bool tok_hex(struct tok t, u64 *v)
+bool
+tok_hex(struct tok t, u64 *v)
 {
-	u64 x = 0;
-	size_t i;
+	u64	x = 0;
+	size_t	i;
 
 	if (t.n < 3 || t.s[0] != '0' || (t.s[1] != 'x' && t.s[1] != 'X'))
 		return false;
 	for (i = 2; i < t.n; i++) {
-		char c = t.s[i];
-		unsigned d;
+		char		c = t.s[i];
+		unsigned	d;
 
 		if (c >= '0' && c <= '9')
 			d = (unsigned)(c - '0');
@@ -146,16 +155,18 @@ bool tok_hex(struct tok t, u64 *v)
 }
 
 /* Copy a token into a fixed buffer. */
-void tok_copy(char *dst, size_t n, struct tok t)
+void
+tok_copy(char *dst, size_t n, struct tok t)
 {
-	size_t k = t.n < n - 1 ? t.n : n - 1;
+	size_t	k = t.n < n - 1 ? t.n : n - 1;
 
 	memcpy(dst, t.s, k);
 	dst[k] = '\0';
 }
 
 /* A last line without its newline: the read was cut. */
-bool cut_short(char *err, const char *buf, size_t len, int lineno, const char *what)
+bool
+cut_short(char *err, const char *buf, size_t len, int lineno, const char *what)
 {
 	if (len == 0 || buf[len - 1] == '\n')
 		return false;
@@ -164,10 +175,11 @@ bool cut_short(char *err, const char *buf, size_t len, int lineno, const char *w
 }
 
 /* Keep the first error message only. */
-void perr(char *err, int lineno, const char *fmt, ...)
+void
+perr(char *err, int lineno, const char *fmt, ...)
 {
-	va_list ap;
-	int k = 0;
+	va_list	ap;
+	int	k = 0;
 
 	if (err[0])
 		return;
@@ -179,7 +191,8 @@ void perr(char *err, int lineno, const char *fmt, ...)
 }
 
 /* Append a pair, growing the array as needed. */
-void kv_add(struct kvlist *l, struct tok name, u64 val)
+void
+kv_add(struct kvlist *l, struct tok name, u64 val)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
@@ -191,7 +204,8 @@ void kv_add(struct kvlist *l, struct tok name, u64 val)
 }
 
 /* Find name, or append it with value 0. */
-u64 *kv_slot(struct kvlist *l, struct tok name)
+u64 *
+kv_slot(struct kvlist *l, struct tok name)
 {
 	char key[sizeof(l->v[0].name)];
 
@@ -204,7 +218,8 @@ u64 *kv_slot(struct kvlist *l, struct tok name)
 }
 
 /* Linear search by name (lists are a few hundred entries). */
-bool kv_get(const struct kvlist *l, const char *name, u64 *val)
+bool
+kv_get(const struct kvlist *l, const char *name, u64 *val)
 {
 	for (int i = 0; i < l->n; i++)
 		if (l->v[i].name[0] == name[0] && !strcmp(l->v[i].name, name)) {
@@ -215,16 +230,18 @@ bool kv_get(const struct kvlist *l, const char *name, u64 *val)
 }
 
 /* The value or 0. */
-u64 kv_val(const struct kvlist *l, const char *name)
+u64
+kv_val(const struct kvlist *l, const char *name)
 {
-	u64 v = 0;
+	u64	v = 0;
 
 	kv_get(l, name, &v);
 	return v;
 }
 
 /* Free the storage and reset to empty. */
-void kv_free(struct kvlist *l)
+void
+kv_free(struct kvlist *l)
 {
 	free(l->v);
 	l->v = NULL;
@@ -232,19 +249,20 @@ void kv_free(struct kvlist *l)
 }
 
 /* One "Node N, zone NAME v..." row per line; see parse.h. */
-int zone_rows(const char *buf, size_t len, char *err, const struct zone_row_ops *ops,
-	      void *arg)
+int
+zone_rows(const char *buf, size_t len, char *err,
+    const struct zone_row_ops *ops, void *arg)
 {
-	struct lines l;
-	struct tok line, t[4 + P_MAX_ORDERS + 1];
-	const int max = 4 + P_MAX_ORDERS + 1;
-	int nz = 0;
+	struct lines	l;
+	struct tok	line, t[4 + P_MAX_ORDERS + 1];
+	const int	max = 4 + P_MAX_ORDERS + 1;
+	int		nz = 0;
 
 	err[0] = '\0';
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, max), *node, *norders;
-		char *name;
+		int	 n = tok_split(line, t, max), *node, *norders;
+		char	*name;
 
 		if (n == 0)
 			continue;
@@ -276,10 +294,11 @@ int zone_rows(const char *buf, size_t len, char *err, const struct zone_row_ops 
 }
 
 /* Match the "Node N, zone NAME" prefix used by several /proc files. */
-bool tok_node_zone(const struct tok *t, int n, int *node, char *name)
+bool
+tok_node_zone(const struct tok *t, int n, int *node, char *name)
 {
-	struct tok rest, z;
-	u64 v;
+	struct tok	rest, z;
+	u64		v;
 
 	if (n < 4 || !tok_eq(t[0], "Node") || !tok_eq(t[2], "zone"))
 		return false;

@@ -4,18 +4,19 @@
 
 /* Parse every "name value" line; bad lines are skipped and reported,
  * naming the file as what. */
-static int name_value_lines(const char *buf, size_t len, struct vmstat *vs,
-			    const char *what)
+static int
+name_value_lines(const char *buf, size_t len, struct vmstat *vs,
+    const char *what)
 {
-	struct lines l;
-	struct tok line, t[3];
-	u64 v;
+	struct lines	l;
+	struct tok	line, t[3];
+	u64		v;
 
 	vs->kv.n = 0;
 	vs->err[0] = '\0';
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, 3);
+		int	n = tok_split(line, t, 3);
 
 		if (n == 0)
 			continue;
@@ -32,13 +33,15 @@ static int name_value_lines(const char *buf, size_t len, struct vmstat *vs,
 }
 
 /* /proc/vmstat. */
-int parse_vmstat(const char *buf, size_t len, struct vmstat *vs)
+int
+parse_vmstat(const char *buf, size_t len, struct vmstat *vs)
 {
 	return name_value_lines(buf, len, vs, "vmstat");
 }
 
 /* A cgroup's memory.stat (cgroup v2): the same shape as vmstat. */
-int parse_memstat(const char *buf, size_t len, struct vmstat *vs)
+int
+parse_memstat(const char *buf, size_t len, struct vmstat *vs)
 {
 	return name_value_lines(buf, len, vs, "memory.stat");
 }

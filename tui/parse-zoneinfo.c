@@ -10,7 +10,8 @@
 #include "parse.h"
 
 /* Store a "key value" watermark/span line into the matching field. */
-static bool zone_field(struct zi_zone *z, struct tok k, u64 v)
+static bool
+zone_field(struct zi_zone *z, struct tok k, u64 v)
 {
 	static const struct { const char *name; size_t off; } f[] = {
 		{ "boost", offsetof(struct zi_zone, boost) },
@@ -33,14 +34,15 @@ static bool zone_field(struct zi_zone *z, struct tok k, u64 v)
 }
 
 /* Parse the whole file; unknown lines are reported, never fatal. */
-int parse_zoneinfo(const char *buf, size_t len, struct zoneinfo *zi)
+int
+parse_zoneinfo(const char *buf, size_t len, struct zoneinfo *zi)
 {
-	struct lines l;
-	struct tok line, t[8];
-	struct zi_zone *z = NULL;
-	struct zi_pcp *pc = NULL;
+	struct lines	 l;
+	struct tok	 line, t[8];
+	struct zi_zone	*z = NULL;
+	struct zi_pcp	*pc = NULL;
 	enum { NONE, NODESTATS, ZONE, PAGESETS } sec = NONE;
-	u64 v;
+	u64	v;
 
 	for (int i = 0; i < zi->nzones; i++) {
 		zi->zone[i].stats.n = 0;
@@ -50,12 +52,12 @@ int parse_zoneinfo(const char *buf, size_t len, struct zoneinfo *zi)
 	zi->err[0] = '\0';
 	lines_init(&l, buf, len);
 	while (lines_next(&l, &line)) {
-		int n = tok_split(line, t, 8);
+		int	n = tok_split(line, t, 8);
 
 		if (n == 0)
 			continue;
 		if (tok_eq(t[0], "Node")) {
-			struct kvlist s, ns;
+			struct kvlist	s, ns;
 
 			if (zi->nzones >= P_MAX_ZONES) {
 				perr(zi->err, l.lineno, "more than %d zones", P_MAX_ZONES);
@@ -86,7 +88,7 @@ int parse_zoneinfo(const char *buf, size_t len, struct zoneinfo *zi)
 		if (n == 2 && tok_eq(t[0], "per-node")) {
 			sec = NODESTATS;
 		} else if (n == 3 && tok_eq(t[0], "pages") && tok_eq(t[1], "free") &&
-			   tok_u64(t[2], &v)) {
+		    tok_u64(t[2], &v)) {
 			z->free = v;
 			sec = ZONE;
 		} else if (tok_eq(t[0], "protection:")) {
@@ -135,7 +137,8 @@ int parse_zoneinfo(const char *buf, size_t len, struct zoneinfo *zi)
 }
 
 /* Free the counter lists of every zone slot. */
-void zoneinfo_free(struct zoneinfo *zi)
+void
+zoneinfo_free(struct zoneinfo *zi)
 {
 	for (int i = 0; i < P_MAX_ZONES; i++) {
 		kv_free(&zi->zone[i].stats);

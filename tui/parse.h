@@ -125,7 +125,7 @@ struct zone_row_ops {
 	bool		(*value)(void *arg, int z, int order, struct tok t);
 };
 int	zone_rows(const char *buf, size_t len, char *err, const struct zone_row_ops *,
-		  void *arg);
+	    void *arg);
 
 /* A growable list of name/value pairs (vmstat, meminfo, zone stats). */
 struct kv {
@@ -369,7 +369,7 @@ enum kpc {
  * buddy block is its BUDDY head plus the flag-less pages up to the
  * largest aligned block the head can start.  err gets what was wrong. */
 int	parse_kpageflags(const char *buf, size_t len, u64 first_pfn,
-			 unsigned char *cls, size_t npfn, char *err);
+	    unsigned char *cls, size_t npfn, char *err);
 
 /* A pageblock summarised from its pages' classes. */
 struct kpf_block {

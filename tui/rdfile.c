@@ -8,7 +8,8 @@
 #include "util.h"
 
 /* Grow to at least need + 1 bytes (doubling, 4 KiB at least). */
-void buf_reserve(struct buf *b, size_t need)
+void
+buf_reserve(struct buf *b, size_t need)
 {
 	if (need + 1 > b->cap) {
 		b->cap = need + 1 > 2 * b->cap ? need + 1 : 2 * b->cap;
@@ -19,7 +20,8 @@ void buf_reserve(struct buf *b, size_t need)
 }
 
 /* Free a buffer. */
-void buf_free(struct buf *b)
+void
+buf_free(struct buf *b)
 {
 	free(b->p);
 	b->p = NULL;
@@ -27,9 +29,10 @@ void buf_free(struct buf *b)
 }
 
 /* One loop for both modes: read(2) to EOF, or pread(2) up to want. */
-int buf_read_fd(struct buf *out, int fd, size_t want, off_t off)
+int
+buf_read_fd(struct buf *out, int fd, size_t want, off_t off)
 {
-	ssize_t r;
+	ssize_t	r;
 
 	buf_reserve(out, want ? want : out->len);
 	for (;;) {
@@ -56,9 +59,10 @@ int buf_read_fd(struct buf *out, int fd, size_t want, off_t off)
 }
 
 /* Open rel under dirfd and read it whole. */
-int buf_read_at(struct buf *out, int dirfd, const char *rel)
+int
+buf_read_at(struct buf *out, int dirfd, const char *rel)
 {
-	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC), r;
+	int	fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC), r;
 
 	out->len = 0;
 	buf_reserve(out, 0);

@@ -8,25 +8,28 @@
 #include "util.h"
 
 /* "snap/SEQ" or "snap/.tmp-SEQ". */
-const char *rec_snap_rel(char *out, size_t n, unsigned seq, bool tmp)
+const char *
+rec_snap_rel(char *out, size_t n, unsigned seq, bool tmp)
 {
 	snprintf(out, n, REC_SNAPS "/%s%06u", tmp ? REC_TMP_PREFIX : "", seq);
 	return out;
 }
 
 /* The version line, then one "key value" line per field. */
-int rec_header_format(char *out, size_t n, const struct rec_header *h)
+int
+rec_header_format(char *out, size_t n, const struct rec_header *h)
 {
 	return snprintf(out, n, REC_HEADER " %d\nsource %s\nevery_ms %d\n"
-			"started_unix_ms %lld\n", REC_VERSION, h->source,
-			h->every_ms, h->started_unix_ms);
+	    "started_unix_ms %lld\n", REC_VERSION, h->source,
+	    h->every_ms, h->started_unix_ms);
 }
 
 /* Next line of [p, end) into a NUL-terminated copy; NULL at the end. */
-static char *next_line(const char **p, const char *end, char *line, size_t n)
+static char *
+next_line(const char **p, const char *end, char *line, size_t n)
 {
-	const char *nl;
-	size_t k;
+	const char	*nl;
+	size_t		 k;
 
 	if (*p >= end)
 		return NULL;
@@ -41,12 +44,13 @@ static char *next_line(const char **p, const char *end, char *line, size_t n)
 }
 
 /* Check the version line, then pick the known keys. */
-int rec_header_parse(const char *buf, size_t len, struct rec_header *h,
-		     char *err, size_t errlen)
+int
+rec_header_parse(const char *buf, size_t len, struct rec_header *h, char *err,
+    size_t errlen)
 {
-	const char *p = buf, *end = buf + len;
-	char line[4200], want[40];
-	int lineno = 1;
+	const char	*p = buf, *end = buf + len;
+	char		 line[4200], want[40];
+	int		 lineno = 1;
 
 	memset(h, 0, sizeof(*h));
 	snprintf(want, sizeof(want), REC_HEADER " %d", REC_VERSION);
@@ -56,7 +60,7 @@ int rec_header_parse(const char *buf, size_t len, struct rec_header *h,
 	}
 	h->version = REC_VERSION;
 	while (next_line(&p, end, line, sizeof(line))) {
-		char *v = strchr(line, ' '), *e;
+		char	*v = strchr(line, ' '), *e;
 
 		lineno++;
 		if (!v)
@@ -65,7 +69,7 @@ int rec_header_parse(const char *buf, size_t len, struct rec_header *h,
 		if (!strcmp(line, "source")) {
 			snprintf(h->source, sizeof(h->source), "%s", v);
 		} else if (!strcmp(line, "every_ms") || !strcmp(line, "started_unix_ms")) {
-			long long x = strtoll(v, &e, 10);
+			long long	x = strtoll(v, &e, 10);
 
 			if (e == v || *e != '\0' || x < 0) {
 				snprintf(err, errlen, "line %d: bad %s", lineno, line);
@@ -81,13 +85,15 @@ int rec_header_parse(const char *buf, size_t len, struct rec_header *h,
 }
 
 /* "SEQ UNIX_MS ELAPSED_MS\n" with SEQ zero-padded to six digits. */
-int rec_index_format(char *out, size_t n, const struct rec_snap *s)
+int
+rec_index_format(char *out, size_t n, const struct rec_snap *s)
 {
 	return snprintf(out, n, "%06u %lld %lld\n", s->seq, s->unix_ms, s->elapsed_ms);
 }
 
 /* Whether s holds only decimal digits (and at least one). */
-static bool digits(const char *s)
+static bool
+digits(const char *s)
 {
 	if (!*s)
 		return false;
@@ -98,19 +104,20 @@ static bool digits(const char *s)
 }
 
 /* Keep each complete line of three numbers. */
-int rec_index_parse(const char *buf, size_t len, struct rec_snap **snaps)
+int
+rec_index_parse(const char *buf, size_t len, struct rec_snap **snaps)
 {
-	const char *p = buf, *end = buf + len;
-	char line[128];
-	int n = 0;
+	const char	*p = buf, *end = buf + len;
+	char		 line[128];
+	int		 n = 0;
 
 	free(*snaps);
 	*snaps = NULL;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *f[3], *save = NULL;
-		struct rec_snap s;
-		int k = 0;
+		const char	*nl = memchr(p, '\n', (size_t)(end - p));
+		char		*f[3], *save = NULL;
+		struct rec_snap	 s;
+		int		 k = 0;
 
 		if (!nl)
 			break;		/* not yet a whole line */
@@ -137,9 +144,10 @@ int rec_index_parse(const char *buf, size_t len, struct rec_snap **snaps)
 }
 
 /* Why a pattern cannot be used; NULL when it can. */
-const char *rec_pattern_bad(const char *p)
+const char *
+rec_pattern_bad(const char *p)
 {
-	const char *c, *e;
+	const char	*c, *e;
 
 	if (strpbrk(p, " \t"))
 		return "expected one path or glob per line";
@@ -154,11 +162,12 @@ const char *rec_pattern_bad(const char *p)
 }
 
 /* One pattern per line, comments and blanks stripped. */
-int rec_files_parse(const char *buf, size_t len, struct rec_files *fs,
-		    unsigned *lineno, char *err, size_t errlen)
+int
+rec_files_parse(const char *buf, size_t len, struct rec_files *fs,
+    unsigned *lineno, char *err, size_t errlen)
 {
-	const char *p = buf, *end = buf + len, *why;
-	char line[4096], *s, *e;
+	const char	*p = buf, *end = buf + len, *why;
+	char		 line[4096], *s, *e;
 
 	*lineno = 0;
 	while (next_line(&p, end, line, sizeof(line))) {
@@ -183,7 +192,8 @@ int rec_files_parse(const char *buf, size_t len, struct rec_files *fs,
 }
 
 /* fnmatch each pattern; '*' stays within one path component. */
-bool rec_files_match(const struct rec_files *fs, const char *rel)
+bool
+rec_files_match(const struct rec_files *fs, const char *rel)
 {
 	for (int i = 0; i < fs->n; i++)
 		if (fnmatch(fs->pat[i], rel, FNM_PATHNAME) == 0)
@@ -192,7 +202,8 @@ bool rec_files_match(const struct rec_files *fs, const char *rel)
 }
 
 /* A line equal to pat. */
-bool rec_files_has(const struct rec_files *fs, const char *pat)
+bool
+rec_files_has(const struct rec_files *fs, const char *pat)
 {
 	for (int i = 0; i < fs->n; i++)
 		if (!strcmp(fs->pat[i], pat))
@@ -201,7 +212,8 @@ bool rec_files_has(const struct rec_files *fs, const char *pat)
 }
 
 /* Free every pattern and the array. */
-void rec_files_free(struct rec_files *fs)
+void
+rec_files_free(struct rec_files *fs)
 {
 	for (int i = 0; i < fs->n; i++)
 		free(fs->pat[i]);

@@ -53,7 +53,7 @@ int	rec_header_format(char *out, size_t n, const struct rec_header *);
  * some).  Returns 0, or -1 with err ("unknown recording format (want
  * 'umkit-recording 1')", "line 3: bad every_ms"). */
 int	rec_header_parse(const char *buf, size_t len, struct rec_header *h,
-			 char *err, size_t errlen);
+	    char *err, size_t errlen);
 
 /* One index line, with its newline; returns its length. */
 int	rec_index_format(char *out, size_t n, const struct rec_snap *);
@@ -79,7 +79,7 @@ struct rec_files {
  * proc/../x"), after keeping the lines before it.  0 otherwise.
  */
 int	rec_files_parse(const char *buf, size_t len, struct rec_files *,
-			unsigned *lineno, char *err, size_t errlen);
+	    unsigned *lineno, char *err, size_t errlen);
 /* Why one line of a file set (comment and blanks around already
  * stripped) cannot be a pattern, or NULL when it can: blanks inside, an
  * absolute path, or a '..' component. */

@@ -21,10 +21,11 @@
 #define FUSE_SUPER_MAGIC 0x65735546
 
 /* Read a whole small file of the recording's directory. */
-static char *slurp(int dirfd, const char *rel, size_t *len)
+static char *
+slurp(int dirfd, const char *rel, size_t *len)
 {
-	struct buf b = { 0 };
-	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
+	struct buf	b = { 0 };
+	int		fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
@@ -35,10 +36,11 @@ static char *slurp(int dirfd, const char *rel, size_t *len)
 }
 
 /* Load DIR/index of a recording (recfmt.h has the format). */
-static void load_index(struct source *s, int rootfd)
+static void
+load_index(struct source *s, int rootfd)
 {
-	size_t len;
-	char *txt = slurp(rootfd, REC_INDEX, &len);
+	size_t	 len;
+	char	*txt = slurp(rootfd, REC_INDEX, &len);
 
 	if (!txt)
 		fatalx("%s: recording without an index file", s->root);
@@ -49,9 +51,10 @@ static void load_index(struct source *s, int rootfd)
 }
 
 /* Open the snapshot directory for position cur. */
-static int open_snap(struct source *s, int cur)
+static int
+open_snap(struct source *s, int cur)
 {
-	char rel[64], path[4096];
+	char	rel[64], path[4096];
 
 	rec_snap_rel(rel, sizeof(rel), s->snaps[cur].seq, false);
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", s->root, rel) >= sizeof(path))
@@ -60,12 +63,13 @@ static int open_snap(struct source *s, int cur)
 }
 
 /* Decide what kind of root this is and open it. */
-void source_open(struct source *s, const char *root)
+void
+source_open(struct source *s, const char *root)
 {
-	struct statfs sf;
-	size_t len;
-	char *hdr;
-	int rootfd;
+	struct statfs	 sf;
+	size_t		 len;
+	char		*hdr;
+	int		 rootfd;
 
 	memset(s, 0, sizeof(*s));
 	s->root = xstrdup(root);
@@ -74,8 +78,8 @@ void source_open(struct source *s, const char *root)
 		fatal("%s", root);
 	hdr = slurp(rootfd, REC_HEADER, &len);
 	if (hdr) {
-		struct rec_header h;
-		char err[REC_ERR_LEN];
+		struct rec_header	h;
+		char			err[REC_ERR_LEN];
 
 		if (rec_header_parse(hdr, len, &h, err, sizeof(err)) < 0)
 			fatalx("%s: %s", root, err);
@@ -99,14 +103,16 @@ void source_open(struct source *s, const char *root)
 }
 
 /* Clear the per-update error. */
-void source_tick(struct source *s)
+void
+source_tick(struct source *s)
 {
 	s->err[0] = '\0';
 	s->err_errno = 0;
 }
 
 /* Whether e says the guest did not answer. */
-static bool unresponsive(int e)
+static bool
+unresponsive(int e)
 {
 	return e == EIO || e == ENOTCONN || e == ETIMEDOUT;
 }
@@ -115,23 +121,25 @@ static bool unresponsive(int e)
  * Remember the first error of this update in words; a guest that does
  * not answer outranks any other error (that is what the user must see).
  */
-static int note(struct source *s, const char *rel, int e)
+static int
+note(struct source *s, const char *rel, int e)
 {
 	if (e == ENOENT || (s->err[0] && (unresponsive(s->err_errno) || !unresponsive(e))))
 		return -e;
 	s->err_errno = e;
 	if (unresponsive(e))
 		snprintf(s->err, sizeof(s->err), "guest not responding (%s: %s)",
-			 rel, strerror(e));
+		    rel, strerror(e));
 	else
 		snprintf(s->err, sizeof(s->err), "%s: %s", rel, strerror(e));
 	return -e;
 }
 
 /* Read the whole file with one read loop. */
-int source_read(struct source *s, const char *rel, struct buf *out)
+int
+source_read(struct source *s, const char *rel, struct buf *out)
 {
-	int r = buf_read_at(out, s->dirfd, rel);
+	int	r = buf_read_at(out, s->dirfd, rel);
 
 	if (s->on_read)
 		s->on_read(rel, s->on_read_arg);
@@ -139,10 +147,11 @@ int source_read(struct source *s, const char *rel, struct buf *out)
 }
 
 /* Read a byte range (kpageflags) with pread. */
-int source_pread(struct source *s, const char *rel, off_t off, size_t len,
-		 struct buf *out)
+int
+source_pread(struct source *s, const char *rel, off_t off, size_t len,
+    struct buf *out)
 {
-	int fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC), r;
+	int	fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC), r;
 
 	if (s->on_read)
 		s->on_read(rel, s->on_read_arg);
@@ -156,12 +165,14 @@ int source_pread(struct source *s, const char *rel, off_t off, size_t len,
 }
 
 /* Enumerate a directory of the tree. */
-int source_list(struct source *s, const char *rel,
-		void (*fn)(const char *name, void *arg), void *arg)
+int
+source_list(struct source *s, const char *rel,
+    void (*fn)(const char *name, void *arg), void *arg)
 {
-	int fd = openat(s->dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct dirent *de;
-	DIR *d;
+	int		 fd = openat(s->dirfd, rel,
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent	*de;
+	DIR		*d;
 
 	if (fd < 0)
 		return note(s, rel, errno);
@@ -178,15 +189,17 @@ int source_list(struct source *s, const char *rel,
 }
 
 /* Move through a recording's snapshots. */
-int source_step(struct source *s, int delta)
+int
+source_step(struct source *s, int delta)
 {
-	int to = s->cur + delta, fd;
+	int	to = s->cur + delta, fd;
 
 	if (s->kind != SRC_RECORDING)
 		return 0;
 	if (to >= s->nsnaps) {
 		/* a recording still being written: its index may have grown */
-		int rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int	rootfd = open(s->root,
+		    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (rootfd >= 0) {
 			s->nsnaps = 0;
@@ -212,9 +225,10 @@ int source_step(struct source *s, int delta)
 }
 
 /* Data time in ms. */
-double source_now_ms(const struct source *s)
+double
+source_now_ms(const struct source *s)
 {
-	struct timespec ts;
+	struct timespec	ts;
 
 	if (s->kind == SRC_RECORDING)
 		return (double)s->snaps[s->cur].elapsed_ms;
@@ -223,19 +237,20 @@ double source_now_ms(const struct source *s)
 }
 
 /* Status-line description of the source. */
-void source_label(const struct source *s, char *out, size_t n)
+void
+source_label(const struct source *s, char *out, size_t n)
 {
 	switch (s->kind) {
 	case SRC_RECORDING: {
-		const struct rec_snap *sn = &s->snaps[s->cur];
-		time_t t = (time_t)(sn->unix_ms / 1000);
-		struct tm tm;
-		char when[32];
+		const struct rec_snap	*sn = &s->snaps[s->cur];
+		time_t			 t = (time_t)(sn->unix_ms / 1000);
+		struct tm		 tm;
+		char			 when[32];
 
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 		snprintf(out, n, "recording %d/%d %s.%03lldZ +%.1fs", s->cur + 1,
-			 s->nsnaps, when, sn->unix_ms % 1000, (double)sn->elapsed_ms / 1e3);
+		    s->nsnaps, when, sn->unix_ms % 1000, (double)sn->elapsed_ms / 1e3);
 		break;
 	}
 	case SRC_LIVE:
@@ -251,7 +266,8 @@ void source_label(const struct source *s, char *out, size_t n)
 }
 
 /* Release what source_open took (the root may be opened again). */
-void source_close(struct source *s)
+void
+source_close(struct source *s)
 {
 	if (s->dirfd >= 0)
 		close(s->dirfd);

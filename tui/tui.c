@@ -45,7 +45,8 @@ static struct {
 static volatile sig_atomic_t quit_signal;
 
 /* Leave curses mode if it is on (idempotent; used by fatal and atexit). */
-static void end_curses(void)
+static void
+end_curses(void)
 {
 	if (T.curses_on) {
 		T.curses_on = false;
@@ -54,13 +55,15 @@ static void end_curses(void)
 }
 
 /* SIGINT/SIGTERM/SIGHUP: note it; the loop restores the terminal. */
-static void on_signal(int sig)
+static void
+on_signal(int sig)
 {
 	quit_signal = sig;
 }
 
 /* Index of a view in data_views, or -1 (help). */
-static int view_index(const struct view *v)
+static int
+view_index(const struct view *v)
 {
 	for (int i = 0; i < ndata_views; i++)
 		if (data_views[i] == v)
@@ -69,9 +72,10 @@ static int view_index(const struct view *v)
 }
 
 /* Find a view by --view / --dump name (prefixes allowed). */
-static const struct view *view_by_name(const char *name)
+static const struct view *
+view_by_name(const char *name)
 {
-	size_t n = strlen(name);
+	size_t	n = strlen(name);
 
 	if (!strncmp(name, "help", n) && n)
 		return &view_help;
@@ -84,10 +88,11 @@ static const struct view *view_by_name(const char *name)
 }
 
 /* Read the files of the current view (and the lab pane's file). */
-static void update(bool jumped)
+static void
+update(bool jumped)
 {
-	struct ctx c = { .src = &T.src, .jumped = jumped };
-	double t0 = now_us() / 1e3;
+	struct ctx	c = { .src = &T.src, .jumped = jumped };
+	double		t0 = now_us() / 1e3;
 
 	source_tick(&T.src);
 	c.now_ms = source_now_ms(&T.src);
@@ -98,7 +103,8 @@ static void update(bool jumped)
 }
 
 /* Switch views; the new view reads its files at once. */
-static void switch_view(const struct view *v)
+static void
+switch_view(const struct view *v)
 {
 	if (v == T.view)
 		return;
@@ -109,22 +115,24 @@ static void switch_view(const struct view *v)
 }
 
 /* Set a message shown in the status line for a few seconds. */
-static void say(const char *msg)
+static void
+say(const char *msg)
 {
 	snprintf(T.msg, sizeof(T.msg), "%s", msg);
 	T.msg_until = now_us() / 1e3 + 3000;
 }
 
 /* Tab bar: the views, the current one highlighted. */
-static void draw_tabs(struct canvas *cv)
+static void
+draw_tabs(struct canvas *cv)
 {
-	int x = 0;
+	int	x = 0;
 
 	for (int i = 0; i < cv->cols; i++)
 		cv_text(cv, 0, i, cv->cols, C_TAB, " ");
 	x = cv_text(cv, 0, x, cv->cols, C_TAB, " umkit ");
 	for (int i = 0; i < ndata_views; i++) {
-		char t[48];
+		char	t[48];
 
 		snprintf(t, sizeof(t), " %d %s ", i + 1, data_views[i]->title);
 		x = cv_text(cv, 0, x, cv->cols, data_views[i] == T.view ? C_TABSEL : C_TAB, t);
@@ -133,32 +141,34 @@ static void draw_tabs(struct canvas *cv)
 }
 
 /* Status line: source, refresh rate, state, errors. */
-static void draw_status(struct canvas *cv, double now)
+static void
+draw_status(struct canvas *cv, double now)
 {
-	char src[160], line[512], rate[48];
-	int y = cv->rows - 1, x;
+	char	src[160], line[512], rate[48];
+	int	y = cv->rows - 1, x;
 
 	for (int i = 0; i < cv->cols; i++)
 		cv_text(cv, y, i, cv->cols, C_STATUS, " ");
 	source_label(&T.src, src, sizeof(src));
 	if (T.src.kind == SRC_RECORDING)
 		snprintf(rate, sizeof(rate), "%s every %dms", T.paused ? "stopped" : "playing",
-			 T.interval_ms);
+		    T.interval_ms);
 	else
 		snprintf(rate, sizeof(rate), "%s%dms", T.paused ? "PAUSED " : "every ",
-			 T.interval_ms);
+		    T.interval_ms);
 	/* An error must fit: a long root path gives way, the source's kind
 	 * ("live", the label's first word) and the path's end kept. */
 	if (T.src.err[0] && !lab_pane_prompt() && !(T.msg[0] && now < T.msg_until)) {
-		int room = cv->cols - 17 - (int)strlen(T.src.err) - (int)strlen(rate) - 5;
-		int len = (int)strlen(src), kind = (int)strcspn(src, " ") + 1;
+		int	room = cv->cols - 17 - (int)strlen(T.src.err) - (int)strlen(rate) - 5;
+		int	len = (int)strlen(src),
+		    kind = (int)strcspn(src, " ") + 1;
 
 		if (kind > len || kind > 12)
 			kind = 0;
 		if (room < kind + 12)
 			room = kind + 12;
 		if (len > room) {
-			int keep = room - kind - 3;
+			int	keep = room - kind - 3;
 
 			memmove(src + kind + 3, src + len - keep, (size_t)keep + 1);
 			memcpy(src + kind, "...", 3);
@@ -177,18 +187,20 @@ static void draw_status(struct canvas *cv, double now)
 }
 
 /* Lay out and draw one frame into the canvas. */
-static void render(void)
+static void
+render(void)
 {
-	struct canvas *cv = &T.cv;
-	struct frame f = { .cv = cv, .x = 0, .y = 1, .w = cv->cols, .h = cv->rows - 2 };
-	int vi = view_index(T.view), *scroll = &T.scroll[vi < 0 ? 7 : vi];
+	struct canvas	*cv = &T.cv;
+	struct frame	 f = { .cv = cv, .x = 0, .y = 1, .w = cv->cols, .h = cv->rows - 2 };
+	int		 vi = view_index(T.view),
+	    *scroll = &T.scroll[vi < 0 ? 7 : vi];
 
 	cv_clear(cv);
 	draw_tabs(cv);
 	if (lab_pane_on() && T.lab_shown) {
 		/* beside the view when wide, below it otherwise; the lab
 		 * runner's pane holds more, so it gets more room */
-		struct frame lf = f;
+		struct frame	lf = f;
 
 		if (cv->cols >= 120) {
 			lf.w = T.lab_runner ? (cv->cols * 2 / 5 > 64 ? 64 : cv->cols * 2 / 5) : 40;
@@ -219,7 +231,8 @@ static void render(void)
 }
 
 /* Render and put on the terminal. */
-static void show(void)
+static void
+show(void)
 {
 	render();
 	cv_blit(&T.cv);
@@ -227,18 +240,20 @@ static void show(void)
 }
 
 /* Scroll the current view by delta lines (INT_MIN/MAX: home/end). */
-static void scroll_by(int delta)
+static void
+scroll_by(int delta)
 {
-	int vi = view_index(T.view), *s = &T.scroll[vi < 0 ? 7 : vi];
-	long v = (long)*s + delta;
+	int	vi = view_index(T.view), *s = &T.scroll[vi < 0 ? 7 : vi];
+	long	v = (long)*s + delta;
 
 	*s = v < 0 ? 0 : v > 1000000 ? 1000000 : (int)v;
 }
 
 /* Handle one key; returns false to quit. */
-static bool key(int ch)
+static bool
+key(int ch)
 {
-	int page = T.cv.rows - 3 > 1 ? T.cv.rows - 3 : 1;
+	int	page = T.cv.rows - 3 > 1 ? T.cv.rows - 3 : 1;
 
 	if (T.lab_shown && lab_pane_key(ch))
 		return true;
@@ -270,13 +285,13 @@ static bool key(int ch)
 	case ' ':
 		T.paused = !T.paused;
 		say(T.paused ? (T.src.kind == SRC_RECORDING ? "stopped" : "paused")
-			     : (T.src.kind == SRC_RECORDING ? "playing" : "running"));
+		    : (T.src.kind == SRC_RECORDING ? "playing" : "running"));
 		break;
 	case '+':
 	case '=':
 	case '-':
 	case '_': {
-		int i = 0;
+		int	i = 0;
 
 		while (i < NINTERVALS - 1 && intervals[i] < T.interval_ms)
 			i++;
@@ -298,7 +313,7 @@ static bool key(int ch)
 	case KEY_LEFT:
 	case ']':
 	case KEY_RIGHT: {
-		int d = (ch == '[' || ch == KEY_LEFT) ? -1 : 1;
+		int	d = (ch == '[' || ch == KEY_LEFT) ? -1 : 1;
 
 		if (T.src.kind != SRC_RECORDING) {
 			say("not a recording: nothing to step through");
@@ -333,12 +348,13 @@ static bool key(int ch)
 
 /* Apply what the lab runner asked for: a view, a message, a reopened
  * root (the guest was rebooted), then redraw. */
-static void lab_runner_messages(void)
+static void
+lab_runner_messages(void)
 {
-	const char *v = lab_pane_take_view(), *m = lab_pane_take_say();
+	const char	*v = lab_pane_take_view(), *m = lab_pane_take_say();
 
 	if (lab_pane_take_reopen()) {
-		char *root = xstrdup(T.src.root);
+		char	*root = xstrdup(T.src.root);
 
 		source_close(&T.src);
 		source_open(&T.src, root);
@@ -353,9 +369,10 @@ static void lab_runner_messages(void)
 }
 
 /* Size the canvas to the terminal. */
-static void fit_canvas(void)
+static void
+fit_canvas(void)
 {
-	int rows, cols;
+	int	rows, cols;
 
 	getmaxyx(stdscr, rows, cols);
 	cv_resize(&T.cv, cols, rows);
@@ -363,7 +380,8 @@ static void fit_canvas(void)
 
 /* Enter curses (restored by end_curses on every exit path), set up colour
  * or its monochrome fallback, and size the canvas to the terminal. */
-static void start_curses(void)
+static void
+start_curses(void)
 {
 	fatal_set_cleanup(end_curses);
 	if (!initscr())
@@ -381,10 +399,11 @@ static void start_curses(void)
 }
 
 /* The interactive loop: update on the interval, keys, resize, signals. */
-static int run(void)
+static int
+run(void)
 {
-	struct sigaction sa;
-	double next;
+	struct sigaction	sa;
+	double			next;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -403,8 +422,8 @@ static int run(void)
 	next = now_us() / 1e3 + T.interval_ms;
 	show();
 	while (!quit_signal) {
-		double now = now_us() / 1e3;
-		int ch, wait;
+		double	now = now_us() / 1e3;
+		int	ch, wait;
 
 		if (!T.paused && now >= next) {
 			if (T.src.kind == SRC_RECORDING) {
@@ -423,8 +442,8 @@ static int run(void)
 		wait = T.paused ? 250 : (int)(next - now);
 		if (T.view->tick) {
 			/* an animation (a replay playing) redraws on its own clock */
-			bool changed = false;
-			double due = T.view->tick(now, &changed);
+			bool	changed = false;
+			double	due = T.view->tick(now, &changed);
 
 			if (changed)
 				show();
@@ -460,14 +479,15 @@ static int run(void)
 /* --bench-frames N: time N update+render+refresh cycles on this
  * terminal and print the median, mean and max in ms to stderr after
  * leaving curses. */
-static int bench(int n)
+static int
+bench(int n)
 {
-	double *t = xcalloc((size_t)n, sizeof(double)), sum = 0;
+	double	*t = xcalloc((size_t)n, sizeof(double)), sum = 0;
 
 	start_curses();
 	update(false);
 	for (int i = 0; i < n; i++) {
-		double t0 = now_us() / 1e3;
+		double	t0 = now_us() / 1e3;
 
 		update(false);
 		show();
@@ -477,23 +497,24 @@ static int bench(int n)
 	end_curses();
 	for (int i = 1; i < n; i++)	/* insertion sort: n is small */
 		for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
-			double x = t[j];
+			double	x = t[j];
 
 			t[j] = t[j - 1];
 			t[j - 1] = x;
 		}
 	fprintf(stderr, "frames %d size %dx%d view %s median_ms %.3f mean_ms %.3f max_ms %.3f\n", n,
-	       T.cv.cols, T.cv.rows, T.view->name, t[n / 2], sum / n, t[n - 1]);
+	    T.cv.cols, T.cv.rows, T.view->name, t[n / 2], sum / n, t[n - 1]);
 	free(t);
 	return 0;
 }
 
 /* Parse --replay-at's [RUN:]EVENT (numbers from 1; no RUN: 0, the last). */
-static bool parse_replay_at(const char *arg, int *run, int *ev)
+static bool
+parse_replay_at(const char *arg, int *run, int *ev)
 {
-	const char *colon = strchr(arg, ':');
-	char *end;
-	long r = 0, e;
+	const char	*colon = strchr(arg, ':');
+	char		*end;
+	long		 r = 0, e;
 
 	if (colon) {
 		r = strtol(arg, &end, 10);
@@ -511,36 +532,39 @@ static bool parse_replay_at(const char *arg, int *run, int *ev)
 
 /* --replay-at: start the compaction view's replay on the trace just read;
  * what the trace cannot satisfy is an error naming the option. */
-static void start_replay(const char *arg, int run, int ev)
+static void
+start_replay(const char *arg, int run, int ev)
 {
-	const char *err;
+	const char	*err;
 
 	if (arg && (err = compact_replay_start(run, ev)) != NULL)
 		fatalx("--replay-at %s: %s", arg, err);
 }
 
 /* Usage text. */
-static void usage(FILE *f)
+static void
+usage(FILE *f)
 {
 	fputs("usage: umkit-tui [--root DIR] [--view NAME] [--dump[=VIEW]] [--interval MS]\n"
-	      "                 [--cols N] [--rows N] [--ascii] [--lab-pane FILE]\n"
-	      "                 [--replay-at [RUN:]EVENT]\n"
-	      "  --root DIR      files come from DIR: a live mirror (run/NAME/mnt),\n"
-	      "                  a recording (umkit record), or / (default)\n"
-	      "  --view NAME     lru, compaction, counters, overview or help\n"
-	      "  --dump[=VIEW]   print one frame as plain text (--cols x --rows, default\n"
-	      "                  80x24) and exit\n"
-	      "  --interval MS   refresh interval (default 1000)\n"
-	      "  --ascii         no UTF-8 block characters\n"
-	      "  --lab-pane FILE show FILE's text in a lab pane (key L)\n"
-	      "  --lab-fd N      the lab pane of 'umkit lab', on socket N\n"
-	      "  --replay-at [RUN:]EVENT\n"
-	      "                  the compaction view replaying run RUN (default: the\n"
-	      "                  last) of the trace buffer at its event EVENT (from 1)\n", f);
+	    "                 [--cols N] [--rows N] [--ascii] [--lab-pane FILE]\n"
+	    "                 [--replay-at [RUN:]EVENT]\n"
+	    "  --root DIR      files come from DIR: a live mirror (run/NAME/mnt),\n"
+	    "                  a recording (umkit record), or / (default)\n"
+	    "  --view NAME     lru, compaction, counters, overview or help\n"
+	    "  --dump[=VIEW]   print one frame as plain text (--cols x --rows, default\n"
+	    "                  80x24) and exit\n"
+	    "  --interval MS   refresh interval (default 1000)\n"
+	    "  --ascii         no UTF-8 block characters\n"
+	    "  --lab-pane FILE show FILE's text in a lab pane (key L)\n"
+	    "  --lab-fd N      the lab pane of 'umkit lab', on socket N\n"
+	    "  --replay-at [RUN:]EVENT\n"
+	    "                  the compaction view replaying run RUN (default: the\n"
+	    "                  last) of the trace buffer at its event EVENT (from 1)\n", f);
 }
 
 /* Parse options, then dump one frame or run interactively. */
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "root", required_argument, NULL, 'R' },
@@ -557,10 +581,11 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *root = "/", *term = getenv("TERM"), *nc = getenv("NO_COLOR");
-	const char *replay_at = NULL;
-	bool dump = false, ascii = false, view_given = false;
-	int cols = 80, rows = 24, bench_n = 0, replay_run = 0, replay_ev = 0, o;
+	const char	*root = "/", *term = getenv("TERM"), *nc = getenv("NO_COLOR");
+	const char	*replay_at = NULL;
+	bool		 dump = false, ascii = false, view_given = false;
+	int		 cols = 80, rows = 24, bench_n = 0, replay_run = 0,
+	    replay_ev = 0, o;
 
 	progname = "umkit-tui";
 	fatal_status = 1;
@@ -613,7 +638,7 @@ int main(int argc, char **argv)
 	if (T.view == &view_help)
 		T.back = &view_lru;
 	ui.utf8 = !ascii && !strcmp(nl_langinfo(CODESET), "UTF-8") &&
-		  !(term && !strncmp(term, "vt100", 5));
+	    !(term && !strncmp(term, "vt100", 5));
 	ui.color = !(nc && *nc) && !(term && (!strncmp(term, "vt100", 5) || !strcmp(term, "dumb")));
 	source_open(&T.src, root);
 	T.paused = T.src.kind == SRC_RECORDING;	/* recordings: step, or p to play */

@@ -48,10 +48,10 @@ void	source_tick(struct source *);
 int	source_read(struct source *, const char *rel, struct buf *out);
 /* Read up to len bytes of rel from offset off (binary files). */
 int	source_pread(struct source *, const char *rel, off_t off, size_t len,
-		     struct buf *out);
+	    struct buf *out);
 /* Call fn for each entry name of directory rel; returns -errno or 0. */
 int	source_list(struct source *, const char *rel,
-		    void (*fn)(const char *name, void *arg), void *arg);
+	    void (*fn)(const char *name, void *arg), void *arg);
 /* Recordings: move delta snapshots (clamped); 1 when the position moved. */
 int	source_step(struct source *, int delta);
 /* The time of the data in ms: elapsed time of the current snapshot for a
@@ -119,7 +119,7 @@ int	fr_printf(struct frame *, int line, int col, int attr, const char *fmt, ...)
 void	fr_bar(struct frame *, int line, int col, int width, double frac, int attr);
 /* A sparkline of the last n values (scaled to their max) in width columns. */
 void	fr_spark(struct frame *, int line, int col, int width, const double *v,
-		 int n, int attr);
+	    int n, int attr);
 /* The UTF-8 glyph, or the ASCII one when UTF-8 is off. */
 const char *glyph(const char *utf8, const char *ascii);
 /* Format a count compactly: 999, 12.3k, 4.56M, 7.8G. */

@@ -27,25 +27,27 @@
 #include "util.h"
 
 /* Usage to f; returns 2. */
-static int usage(FILE *f)
+static int
+usage(FILE *f)
 {
 	fputs("usage: umkit-value ROOT SPEC...\n"
-	      "       umkit-value --check SPEC...\n"
-	      "       umkit-value --history ROOT...\n"
-	      "       umkit-value --files\n"
-	      "ROOT is a directory laid out like / (a mirror run/NAME/mnt, a recording's\n"
-	      "snapshot DIR/snap/SEQ, a fixture tree); specs are in docs/values.md,\n"
-	      "e.g. vmstat.pgfault, lru_gen.max_seq, zoneinfo[Normal].free.\n", f);
+	    "       umkit-value --check SPEC...\n"
+	    "       umkit-value --history ROOT...\n"
+	    "       umkit-value --files\n"
+	    "ROOT is a directory laid out like / (a mirror run/NAME/mnt, a recording's\n"
+	    "snapshot DIR/snap/SEQ, a fixture tree); specs are in docs/values.md,\n"
+	    "e.g. vmstat.pgfault, lru_gen.max_seq, zoneinfo[Normal].free.\n", f);
 	return 2;
 }
 
 /* Print each spec's value; 1 if any failed. */
-static int print_values(const char *root, char **specs, int n)
+static int
+print_values(const char *root, char **specs, int n)
 {
-	char err[VALUE_ERR_LEN], num[64];
-	struct values *v = values_open(root, err, sizeof(err));
-	int bad = 0;
-	double x;
+	char		 err[VALUE_ERR_LEN], num[64];
+	struct values	*v = values_open(root, err, sizeof(err));
+	int		 bad = 0;
+	double		 x;
 
 	if (!v) {
 		fprintf(stderr, "umkit-value: %s\n", err);
@@ -65,10 +67,11 @@ static int print_values(const char *root, char **specs, int n)
 }
 
 /* Check each spec's syntax; 1 if any is wrong. */
-static int check_specs(char **specs, int n)
+static int
+check_specs(char **specs, int n)
 {
-	char err[VALUE_ERR_LEN];
-	int bad = 0;
+	char	err[VALUE_ERR_LEN];
+	int	bad = 0;
 
 	for (int i = 0; i < n; i++)
 		if (values_check(specs[i], err, sizeof(err)) < 0) {
@@ -79,15 +82,17 @@ static int check_specs(char **specs, int n)
 }
 
 /* Feed dir's lru_gen at data time t; 0 or -1 after saying why. */
-static int feed(struct lruhist *h, int dirfd, const char *name, double t)
+static int
+feed(struct lruhist *h, int dirfd, const char *name, double t)
 {
-	static struct buf b;
-	static struct lrugen lg;
-	int r = buf_read_at(&b, dirfd, "sys/kernel/debug/lru_gen");
+	static struct buf	b;
+	static struct lrugen	lg;
+	int			r = buf_read_at(&b, dirfd,
+	    "sys/kernel/debug/lru_gen");
 
 	if (r < 0) {
 		fprintf(stderr, "umkit-value: %s/sys/kernel/debug/lru_gen: %s\n", name,
-			strerror(-r));
+		    strerror(-r));
 		return -1;
 	}
 	if (parse_lrugen(b.p, b.len, &lg) < 0) {
@@ -99,11 +104,12 @@ static int feed(struct lruhist *h, int dirfd, const char *name, double t)
 }
 
 /* A recording's snapshots in index order; 0 or -1. */
-static int feed_recording(struct lruhist *h, int fd, const char *root)
+static int
+feed_recording(struct lruhist *h, int fd, const char *root)
 {
-	struct rec_snap *snaps = NULL;
-	struct buf idx = { 0 };
-	int n, r = 0;
+	struct rec_snap	*snaps = NULL;
+	struct buf	 idx = { 0 };
+	int		 n, r = 0;
 
 	if ((r = buf_read_at(&idx, fd, REC_INDEX)) < 0) {
 		fprintf(stderr, "umkit-value: %s/%s: %s\n", root, REC_INDEX, strerror(-r));
@@ -112,8 +118,8 @@ static int feed_recording(struct lruhist *h, int fd, const char *root)
 	n = rec_index_parse(idx.p, idx.len, &snaps);
 	buf_free(&idx);
 	for (int i = 0; i < n && r == 0; i++) {
-		char rel[64], name[4200];
-		int sfd;
+		char	rel[64], name[4200];
+		int	sfd;
 
 		rec_snap_rel(rel, sizeof(rel), snaps[i].seq, false);
 		snprintf(name, sizeof(name), "%s/%s", root, rel);
@@ -130,14 +136,15 @@ static int feed_recording(struct lruhist *h, int fd, const char *root)
 }
 
 /* --history: every root (or recording) in order through the model. */
-static int history(char **roots, int n)
+static int
+history(char **roots, int n)
 {
-	struct lruhist h = { 0 };
-	struct lh_count c;
-	int r = 0;
+	struct lruhist	h = { 0 };
+	struct lh_count	c;
+	int		r = 0;
 
 	for (int i = 0; i < n && r == 0; i++) {
-		int fd = open(roots[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int	fd = open(roots[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (fd < 0) {
 			fprintf(stderr, "umkit-value: %s: %s\n", roots[i], strerror(errno));
@@ -159,7 +166,8 @@ static int history(char **roots, int n)
 }
 
 /* Dispatch on the first argument. */
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage(stderr);

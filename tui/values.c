@@ -90,9 +90,10 @@ struct values {
 /* ---- reading ------------------------------------------------------------- */
 
 /* printf into a message buffer. */
-static int __attribute__((format(printf, 2, 3))) say(char *msg, const char *fmt, ...)
+static int __attribute__((format(printf, 2, 3)))
+say(char *msg, const char *fmt, ...)
 {
-	va_list ap;
+	va_list	ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, MSG_LEN, fmt, ap);
@@ -101,9 +102,10 @@ static int __attribute__((format(printf, 2, 3))) say(char *msg, const char *fmt,
 }
 
 /* The content of rel, read on first use; NULL with msg set on error. */
-static const struct buf *file(struct values *v, const char *rel, char *msg)
+static const struct buf *
+file(struct values *v, const char *rel, char *msg)
 {
-	struct cached *c = NULL;
+	struct cached	*c = NULL;
 
 	for (int i = 0; i < v->nfiles; i++)
 		if (!strcmp(v->files[i].rel, rel))
@@ -125,7 +127,8 @@ static const struct buf *file(struct values *v, const char *rel, char *msg)
 }
 
 /* A parser's verdict: its first error, naming the file. */
-static int parse_failed(char *msg, const char *rel, const char *err)
+static int
+parse_failed(char *msg, const char *rel, const char *err)
 {
 	return say(msg, "%s: %s", rel, err);
 }
@@ -133,14 +136,14 @@ static int parse_failed(char *msg, const char *rel, const char *err)
 /* ---- generic sources: name/value files ----------------------------------- */
 
 /* vmstat, meminfo and memory.stat: look the key up in the pairs. */
-static int get_pairs(struct values *v, const char *rel, const char *key,
-		     int (*parse)(const char *, size_t, struct vmstat *), double *out,
-		     char *msg)
+static int
+get_pairs(struct values *v, const char *rel, const char *key,
+    int (*parse)(const char *, size_t, struct vmstat *), double *out, char *msg)
 {
-	const struct buf *b = file(v, rel, msg);
-	struct vmstat vs = { 0 };
-	u64 x;
-	int r = -1;
+	const struct buf	*b = file(v, rel, msg);
+	struct vmstat		 vs = { 0 };
+	u64			 x;
+	int			 r = -1;
 
 	if (!b)
 		return -1;
@@ -157,10 +160,11 @@ static int get_pairs(struct values *v, const char *rel, const char *key,
 }
 
 /* Adapter: meminfo's struct has the same list. */
-static int parse_meminfo_pairs(const char *b, size_t n, struct vmstat *vs)
+static int
+parse_meminfo_pairs(const char *b, size_t n, struct vmstat *vs)
 {
-	struct meminfo mi = { 0 };
-	int r = parse_meminfo(b, n, &mi);
+	struct meminfo	mi = { 0 };
+	int		r = parse_meminfo(b, n, &mi);
 
 	vs->kv = mi.kv;
 	memcpy(vs->err, mi.err, PERR_LEN);
@@ -168,22 +172,25 @@ static int parse_meminfo_pairs(const char *b, size_t n, struct vmstat *vs)
 }
 
 /* vmstat.KEY */
-static int get_vmstat(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_vmstat(struct values *v, const struct spec *s, double *out, char *msg)
 {
 	return get_pairs(v, "proc/vmstat", s->key, parse_vmstat, out, msg);
 }
 
 /* meminfo.KEY */
-static int get_meminfo(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_meminfo(struct values *v, const struct spec *s, double *out, char *msg)
 {
 	return get_pairs(v, "proc/meminfo", s->key, parse_meminfo_pairs, out, msg);
 }
 
 /* memory.stat[CGROUP].KEY */
-static int get_memstat(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_memstat(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	char rel[700];
-	const char *cg = s->path;
+	char		 rel[700];
+	const char	*cg = s->path;
 
 	while (*cg == '/')
 		cg++;
@@ -205,10 +212,11 @@ enum { LG_MAX, LG_MIN, LG_GENS, LG_ANON, LG_FILE, LG_MEMCG, LG_REFAULTED,
 
 /* Whether memcg m is the one the spec names: by id, or by path with
  * leading and trailing slashes ignored ("/", "/lab/" and "/lab"). */
-static bool memcg_is(const struct lg_memcg *m, const char *want)
+static bool
+memcg_is(const struct lg_memcg *m, const char *want)
 {
-	const char *p = m->path;
-	size_t np, nw;
+	const char	*p = m->path;
+	size_t		 np, nw;
 
 	if (want[0] >= '0' && want[0] <= '9')
 		return m->id == strtoull(want, NULL, 10);
@@ -222,7 +230,9 @@ static bool memcg_is(const struct lg_memcg *m, const char *want)
 }
 
 /* Whether generation g of node nd is picked by seq=. */
-static bool gen_picked(const struct spec *s, const struct lg_node *nd, const struct lg_gen *g)
+static bool
+gen_picked(const struct spec *s, const struct lg_node *nd,
+    const struct lg_gen *g)
 {
 	if (!(s->given & A_SEQ))
 		return true;
@@ -234,17 +244,18 @@ static bool gen_picked(const struct spec *s, const struct lg_node *nd, const str
 }
 
 /* The tier fields of one generation, summed over the picked tiers/types. */
-static double tier_sum(const struct spec *s, const struct lg_gen *g)
+static double
+tier_sum(const struct spec *s, const struct lg_gen *g)
 {
-	double sum = 0;
+	double	sum = 0;
 
 	for (int t = 0; t < g->ntiers; t++) {
-		const struct lg_tier *tr = &g->tier[t];
+		const struct lg_tier	*tr = &g->tier[t];
 
 		if ((s->given & A_TIER) && tr->tier != s->tier)
 			continue;
 		for (int ty = 0; ty < 2; ty++) {
-			bool rep = tr->mark[ty][0] == 'r', rt = tr->mark[ty][0] == 'R';
+			bool	rep = tr->mark[ty][0] == 'r', rt = tr->mark[ty][0] == 'R';
 
 			if ((s->given & A_TYPE) && strcmp(s->type, ty ? "file" : "anon"))
 				continue;
@@ -261,14 +272,15 @@ static double tier_sum(const struct spec *s, const struct lg_gen *g)
 }
 
 /* lru_gen.FIELD and lru_gen_full.FIELD */
-static int get_lrugen(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_lrugen(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	const char *rel = s->src->file;
-	const struct buf *b = file(v, rel, msg);
-	struct lrugen lg = { 0 };
-	int vecs = 0, gens = 0, memcgs = 0, r = -1;
-	u64 id = 0;
-	double sum = 0;
+	const char		*rel = s->src->file;
+	const struct buf	*b = file(v, rel, msg);
+	struct lrugen		 lg = { 0 };
+	int			 vecs = 0, gens = 0, memcgs = 0, r = -1;
+	u64			 id = 0;
+	double			 sum = 0;
 
 	if (!b)
 		return -1;
@@ -277,12 +289,12 @@ static int get_lrugen(struct values *v, const struct spec *s, double *out, char 
 		goto out;
 	}
 	for (int m = 0; m < lg.n; m++) {
-		bool counted = false;
+		bool	counted = false;
 
 		if ((s->given & A_MEMCG) && !memcg_is(&lg.memcg[m], s->memcg))
 			continue;
 		for (int k = 0; k < lg.memcg[m].nnodes; k++) {
-			const struct lg_node *nd = &lg.memcg[m].node[k];
+			const struct lg_node	*nd = &lg.memcg[m].node[k];
 
 			if ((s->given & A_NODE) && nd->nid != s->node)
 				continue;
@@ -297,7 +309,7 @@ static int get_lrugen(struct values *v, const struct spec *s, double *out, char 
 			else if (s->field == LG_MIN)
 				sum += (double)lg_min_seq(nd);
 			for (int i = 0; i < nd->ngens; i++) {
-				const struct lg_gen *g = &nd->gen[i];
+				const struct lg_gen	*g = &nd->gen[i];
 
 				if (!gen_picked(s, nd, g))
 					continue;
@@ -314,13 +326,13 @@ static int get_lrugen(struct values *v, const struct spec *s, double *out, char 
 	if (s->field == LG_MEMCG)
 		sum = (double)id;
 	if (vecs == 0) {
-		char have[160] = "";
-		size_t n = 0;
+		char	have[160] = "";
+		size_t	n = 0;
 
 		for (int m = 0; m < lg.n && n < sizeof(have) - 32; m++)
 			n += (size_t)snprintf(have + n, sizeof(have) - n, "%s%llu %s",
-					      m ? ", " : "", lg.memcg[m].id,
-					      lg.memcg[m].path[0] ? lg.memcg[m].path : "/");
+			    m ? ", " : "", lg.memcg[m].id,
+			    lg.memcg[m].path[0] ? lg.memcg[m].path : "/");
 		if ((s->given & A_NODE) && (s->given & A_MEMCG))
 			say(msg, "no node %d of memcg %s in %s (memcgs: %s)", s->node, s->memcg,
 			    rel, have);
@@ -347,7 +359,8 @@ out:
 
 /* Whether a zone (node, name) is picked: ZONE of node 0 by default, all
  * zones without a zone. */
-static bool zone_picked(const struct spec *s, int node, const char *name)
+static bool
+zone_picked(const struct spec *s, int node, const char *name)
 {
 	if ((s->given & A_ZONE) && strcmp(name, s->zone))
 		return false;
@@ -357,19 +370,21 @@ static bool zone_picked(const struct spec *s, int node, const char *name)
 }
 
 /* The message for a zone that is not there; names lists the zones. */
-static int no_zone(const struct spec *s, const char *rel, const char *names, char *msg)
+static int
+no_zone(const struct spec *s, const char *rel, const char *names, char *msg)
 {
 	if (s->given & A_ZONE)
 		return say(msg, "no zone '%s' on node %d in %s (zones: %s)", s->zone,
-			   s->given & A_NODE ? s->node : 0, rel, names);
+		    s->given & A_NODE ? s->node : 0, rel, names);
 	return say(msg, "no node %d in %s (zones: %s)", s->node, rel, names);
 }
 
 /* Append a zone's name ("Normal", on other nodes "Normal@1") to a list
  * for messages. */
-static void add_name(char *names, size_t n, int node, const char *name)
+static void
+add_name(char *names, size_t n, int node, const char *name)
 {
-	size_t k = strlen(names);
+	size_t	k = strlen(names);
 
 	if (k + 40 > n)
 		return;
@@ -385,10 +400,12 @@ static const char *const zone_fields[] = {
 };
 
 /* A zone's own field or counter; false when it has no such key. */
-static bool zone_key(const struct zi_zone *z, const char *key, u64 *x)
+static bool
+zone_key(const struct zi_zone *z, const char *key, u64 *x)
 {
-	const u64 f[] = { z->free, z->min, z->low, z->high, z->boost, z->promo,
-			  z->spanned, z->present, z->managed, z->cma, z->start_pfn };
+	const u64	f[] = { z->free, z->min, z->low, z->high, z->boost,
+	    z->promo, z->spanned, z->present, z->managed, z->cma,
+	    z->start_pfn };
 
 	for (int i = 0; zone_fields[i]; i++)
 		if (!strcmp(key, zone_fields[i])) {
@@ -399,16 +416,17 @@ static bool zone_key(const struct zi_zone *z, const char *key, u64 *x)
 }
 
 /* zoneinfo[ZONE].KEY */
-static int get_zoneinfo(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_zoneinfo(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	const char *rel = "proc/zoneinfo";
-	const struct buf *b = file(v, rel, msg);
-	struct zoneinfo *zi;
-	char names[200] = "";
-	bool nodes[P_MAX_ZONES] = { false };
-	int picked = 0, found = 0, r = -1;
-	double sum = 0;
-	u64 x;
+	const char		*rel = "proc/zoneinfo";
+	const struct buf	*b = file(v, rel, msg);
+	struct zoneinfo		*zi;
+	char			 names[200] = "";
+	bool			 nodes[P_MAX_ZONES] = { false };
+	int			 picked = 0, found = 0, r = -1;
+	double			 sum = 0;
+	u64			 x;
 
 	if (!b)
 		return -1;
@@ -418,7 +436,7 @@ static int get_zoneinfo(struct values *v, const struct spec *s, double *out, cha
 		goto out;
 	}
 	for (int i = 0; i < zi->nzones; i++) {
-		const struct zi_zone *z = &zi->zone[i];
+		const struct zi_zone	*z = &zi->zone[i];
 
 		add_name(names, sizeof(names), z->node, z->name);
 		if (!zone_picked(s, z->node, z->name))
@@ -434,7 +452,7 @@ static int get_zoneinfo(struct values *v, const struct spec *s, double *out, cha
 	/* a node counter: once per node of the picked zones */
 	if (picked && !found)
 		for (int i = 0; i < zi->nzones; i++) {
-			const struct zi_zone *z = &zi->zone[i];
+			const struct zi_zone	*z = &zi->zone[i];
 
 			if (z->node >= 0 && z->node < P_MAX_ZONES && nodes[z->node] &&
 			    kv_get(&z->node_stats, s->key, &x)) {
@@ -459,21 +477,22 @@ out:
 }
 
 /* buddyinfo[ZONE].ORDER and .pages */
-static int get_buddyinfo(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_buddyinfo(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	const char *rel = "proc/buddyinfo";
-	const struct buf *b = file(v, rel, msg);
-	struct buddyinfo bi;
-	char names[200] = "";
-	int picked = 0;
-	double sum = 0;
+	const char		*rel = "proc/buddyinfo";
+	const struct buf	*b = file(v, rel, msg);
+	struct buddyinfo	 bi;
+	char			 names[200] = "";
+	int			 picked = 0;
+	double			 sum = 0;
 
 	if (!b)
 		return -1;
 	if (parse_buddyinfo(b->p, b->len, &bi) < 0)
 		return parse_failed(msg, rel, bi.err);
 	for (int i = 0; i < bi.nzones; i++) {
-		const struct bi_zone *z = &bi.zone[i];
+		const struct bi_zone	*z = &bi.zone[i];
 
 		add_name(names, sizeof(names), z->node, z->name);
 		if (!zone_picked(s, z->node, z->name))
@@ -484,7 +503,7 @@ static int get_buddyinfo(struct values *v, const struct spec *s, double *out, ch
 				sum += (double)(z->nr_free[o] << o);
 		} else if (s->field >= z->norders || s->field >= P_MAX_ORDERS) {
 			return say(msg, "order %d is not in %s (0..%d)", s->field, rel,
-				   z->norders - 1);
+			    z->norders - 1);
 		} else {
 			sum += (double)z->nr_free[s->field];
 		}
@@ -496,26 +515,27 @@ static int get_buddyinfo(struct values *v, const struct spec *s, double *out, ch
 }
 
 /* extfrag[ZONE].ORDER and unusable[ZONE].ORDER: one zone's index. */
-static int get_extfrag(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_extfrag(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	const char *rel = s->src->file;
-	const struct buf *b = file(v, rel, msg);
-	struct extfrag ef;
-	char names[200] = "";
+	const char		*rel = s->src->file;
+	const struct buf	*b = file(v, rel, msg);
+	struct extfrag		 ef;
+	char			 names[200] = "";
 
 	if (!b)
 		return -1;
 	if (parse_extfrag(b->p, b->len, &ef) < 0)
 		return parse_failed(msg, rel, ef.err);
 	for (int i = 0; i < ef.nzones; i++) {
-		const struct ef_zone *z = &ef.zone[i];
+		const struct ef_zone	*z = &ef.zone[i];
 
 		add_name(names, sizeof(names), z->node, z->name);
 		if (!zone_picked(s, z->node, z->name))
 			continue;
 		if (s->field >= z->norders || s->field >= P_MAX_ORDERS)
 			return say(msg, "order %d is not in %s (0..%d)", s->field, rel,
-				   z->norders - 1);
+			    z->norders - 1);
 		*out = z->milli[s->field] / 1000.0;
 		return 0;
 	}
@@ -523,13 +543,14 @@ static int get_extfrag(struct values *v, const struct spec *s, double *out, char
 }
 
 /* pagetypeinfo.pageblock_order, [ZONE].TYPE, [ZONE,type=T].ORDER */
-static int get_pagetypeinfo(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_pagetypeinfo(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	const char *rel = "proc/pagetypeinfo";
-	const struct buf *b = file(v, rel, msg);
-	struct pagetypeinfo *p;
-	char names[200] = "";
-	int r = -1;
+	const char		*rel = "proc/pagetypeinfo";
+	const struct buf	*b = file(v, rel, msg);
+	struct pagetypeinfo	*p;
+	char			 names[200] = "";
+	int			 r = -1;
 
 	if (!b)
 		return -1;
@@ -547,7 +568,7 @@ static int get_pagetypeinfo(struct values *v, const struct spec *s, double *out,
 	}
 	if (s->given & A_TYPE) {
 		for (int i = 0; i < p->nfree; i++) {
-			const struct pti_free *f = &p->free[i];
+			const struct pti_free	*f = &p->free[i];
 
 			add_name(names, sizeof(names), f->node, f->zone);
 			if (!zone_picked(s, f->node, f->zone) || strcmp(f->type, s->type))
@@ -565,7 +586,7 @@ static int get_pagetypeinfo(struct values *v, const struct spec *s, double *out,
 		goto out;
 	}
 	for (int i = 0; i < p->nblocks; i++) {
-		const struct pti_blocks *bl = &p->blocks[i];
+		const struct pti_blocks	*bl = &p->blocks[i];
 
 		add_name(names, sizeof(names), bl->node, bl->zone);
 		if (!zone_picked(s, bl->node, bl->zone))
@@ -589,12 +610,13 @@ out:
 
 /* The pid a status[]/statm[] spec means: PID, or the lowest pid whose
  * status says Name: COMM.  0 with msg set when there is none. */
-static long pick_pid(struct values *v, const struct spec *s, char *msg)
+static long
+pick_pid(struct values *v, const struct spec *s, char *msg)
 {
-	long best = 0;
-	struct dirent *de;
-	DIR *d;
-	int fd;
+	long		 best = 0;
+	struct dirent	*de;
+	DIR		*d;
+	int		 fd;
 
 	if (s->given & A_PID)
 		return s->pid;
@@ -606,10 +628,10 @@ static long pick_pid(struct values *v, const struct spec *s, char *msg)
 		return 0;
 	}
 	while ((de = readdir(d))) {
-		char rel[300], *end, m[MSG_LEN];
-		long pid = strtol(de->d_name, &end, 10);
-		const struct buf *b;
-		struct pidstatus ps;
+		char			 rel[300], *end, m[MSG_LEN];
+		long			 pid = strtol(de->d_name, &end, 10);
+		const struct buf	*b;
+		struct pidstatus	 ps;
 
 		if (*end || pid <= 0 || (best && pid > best))
 			continue;
@@ -626,10 +648,11 @@ static long pick_pid(struct values *v, const struct spec *s, char *msg)
 
 /* proc/PID/NAME of the process the spec picks, read; NULL with msg set.
  * rel (64 bytes) gets the path. */
-static const struct buf *pid_file(struct values *v, const struct spec *s, const char *name,
-				  char *rel, char *msg)
+static const struct buf *
+pid_file(struct values *v, const struct spec *s, const char *name, char *rel,
+    char *msg)
 {
-	long pid = pick_pid(v, s, msg);
+	long	pid = pick_pid(v, s, msg);
 
 	if (!pid)
 		return NULL;
@@ -642,20 +665,21 @@ static const char *const status_fields[] = {
 };
 
 /* status[PID].KEY */
-static int get_status(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_status(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	char rel[64];
-	const struct buf *b = pid_file(v, s, "status", rel, msg);
-	struct pidstatus ps;
+	char			 rel[64];
+	const struct buf	*b = pid_file(v, s, "status", rel, msg);
+	struct pidstatus	 ps;
 
 	if (!b)
 		return -1;
 	if (parse_pidstatus(b->p, b->len, &ps) < 0)
 		return parse_failed(msg, rel, ps.err);
 	{
-		const double f[] = { ps.pid, ps.threads, (double)ps.vm_rss,
-				     (double)ps.rss_anon, (double)ps.rss_file,
-				     (double)ps.rss_shmem, (double)ps.vm_swap };
+		const double	f[] = { ps.pid, ps.threads, (double)ps.vm_rss,
+		    (double)ps.rss_anon, (double)ps.rss_file,
+		    (double)ps.rss_shmem, (double)ps.vm_swap };
 
 		*out = f[s->field];
 	}
@@ -667,19 +691,20 @@ static const char *const statm_fields[] = {
 };
 
 /* statm[PID].KEY */
-static int get_statm(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_statm(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	char rel[64];
-	const struct buf *b = pid_file(v, s, "statm", rel, msg);
-	struct statm sm;
+	char			 rel[64];
+	const struct buf	*b = pid_file(v, s, "statm", rel, msg);
+	struct statm		 sm;
 
 	if (!b)
 		return -1;
 	if (parse_statm(b->p, b->len, &sm) < 0)
 		return parse_failed(msg, rel, sm.err);
 	{
-		const u64 f[] = { sm.size, sm.resident, sm.shared, sm.text, sm.lib,
-				  sm.data, sm.dt };
+		const u64	f[] = { sm.size, sm.resident, sm.shared, sm.text, sm.lib,
+		    sm.data, sm.dt };
 
 		*out = (double)f[s->field];
 	}
@@ -689,12 +714,13 @@ static int get_statm(struct values *v, const struct spec *s, double *out, char *
 static const char *const psi_fields[] = { "avg10", "avg60", "avg300", "total", NULL };
 
 /* psi[some|full].KEY */
-static int get_psi(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_psi(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	const char *rel = "proc/pressure/memory";
-	const struct buf *b = file(v, rel, msg);
-	const struct psi_line *l;
-	struct psi p;
+	const char		*rel = "proc/pressure/memory";
+	const struct buf	*b = file(v, rel, msg);
+	const struct psi_line	*l;
+	struct psi		 p;
 
 	if (!b)
 		return -1;
@@ -704,7 +730,7 @@ static int get_psi(struct values *v, const struct spec *s, double *out, char *ms
 	if (!l->present)
 		return say(msg, "%s has no '%s' line", rel, s->line);
 	{
-		const double f[] = { l->avg10, l->avg60, l->avg300, (double)l->total_us };
+		const double	f[] = { l->avg10, l->avg60, l->avg300, (double)l->total_us };
 
 		*out = f[s->field];
 	}
@@ -717,19 +743,20 @@ static const char *const cpu_fields[] = {
 };
 
 /* cpustat.KEY */
-static int get_cpustat(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_cpustat(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	const char *rel = "proc/stat";
-	const struct buf *b = file(v, rel, msg);
-	struct cpustat cs;
+	const char		*rel = "proc/stat";
+	const struct buf	*b = file(v, rel, msg);
+	struct cpustat		 cs;
 
 	if (!b)
 		return -1;
 	if (parse_cpustat(b->p, b->len, &cs) < 0)
 		return parse_failed(msg, rel, cs.err);
 	{
-		const u64 f[] = { cs.user, cs.nice, cs.system, cs.idle, cs.iowait,
-				  cs.irq, cs.softirq, cs.steal, (u64)cs.ncpus };
+		const u64	f[] = { cs.user, cs.nice, cs.system, cs.idle, cs.iowait,
+		    cs.irq, cs.softirq, cs.steal, (u64)cs.ncpus };
 
 		*out = (double)f[s->field];
 	}
@@ -739,13 +766,14 @@ static int get_cpustat(struct values *v, const struct spec *s, double *out, char
 /* ---- trace and plain files ------------------------------------------------ */
 
 /* trace.count[EVENT] */
-static int get_trace_count(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_trace_count(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	const char *rel = "sys/kernel/tracing/trace";
-	const struct buf *b = file(v, rel, msg);
-	struct trace tr = { 0 };
-	u64 x = 0;
-	int r = 0;
+	const char		*rel = "sys/kernel/tracing/trace";
+	const struct buf	*b = file(v, rel, msg);
+	struct trace		 tr = { 0 };
+	u64			 x = 0;
+	int			 r = 0;
 
 	if (!b)
 		return -1;
@@ -760,19 +788,21 @@ static int get_trace_count(struct values *v, const struct spec *s, double *out, 
 }
 
 /* Whether c may be part of a word a number must not be glued to. */
-static bool wordch(char c)
+static bool
+wordch(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.';
+	    c == '_' || c == '.';
 }
 
 /* The first number in text: decimal (sign and fraction allowed) or 0x
  * hexadecimal, not glued to a word before it ("ttyS1" has none). */
-static bool first_number(const char *p, const char *end, double *out)
+static bool
+first_number(const char *p, const char *end, double *out)
 {
 	for (const char *q = p; q < end; q++) {
-		const char *d = q + (*q == '-');
-		char *e;
+		const char	*d = q + (*q == '-');
+		char		*e;
 
 		if ((q > p && wordch(q[-1])) || d >= end || *d < '0' || *d > '9')
 			continue;
@@ -786,10 +816,11 @@ static bool first_number(const char *p, const char *end, double *out)
 }
 
 /* file[PATH] and uptime */
-static int get_file(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_file(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	const char *rel = s->src->file ? s->src->file : s->path;
-	const struct buf *b;
+	const char		*rel = s->src->file ? s->src->file : s->path;
+	const struct buf	*b;
 
 	while (*rel == '/')
 		rel++;
@@ -803,12 +834,13 @@ static int get_file(struct values *v, const struct spec *s, double *out, char *m
 /* kv[PATH].KEY: the number after KEY on the first "KEY VALUE" (or "KEY:
  * VALUE") line of any file, blanks before KEY allowed, such as a
  * variant's debugfs statistics. */
-static int get_kv(struct values *v, const struct spec *s, double *out, char *msg)
+static int
+get_kv(struct values *v, const struct spec *s, double *out, char *msg)
 {
-	const char *rel = s->path, *p, *end, *q;
-	size_t kl = strlen(s->key);
-	const struct buf *b;
-	char *e;
+	const char		*rel = s->path, *p, *end, *q;
+	size_t			 kl = strlen(s->key);
+	const struct buf	*b;
+	char			*e;
 
 	while (*rel == '/')
 		rel++;
@@ -821,7 +853,7 @@ static int get_kv(struct values *v, const struct spec *s, double *out, char *msg
 			p++;
 		if ((size_t)(q - p) > kl && !memcmp(p, s->key, kl) &&
 		    (p[kl] == ' ' || p[kl] == '\t' || p[kl] == ':')) {
-			const char *n = p + kl + (p[kl] == ':');
+			const char	*n = p + kl + (p[kl] == ':');
 
 			while (n < q && (*n == ' ' || *n == '\t'))
 				n++;
@@ -888,9 +920,10 @@ const char *const values_files[] = {
 /* ---- the spec parser --------------------------------------------------------- */
 
 /* "a, b, c" from a NULL-terminated list. */
-static void join(char *out, size_t n, const char *const *list)
+static void
+join(char *out, size_t n, const char *const *list)
 {
-	size_t k = 0;
+	size_t	k = 0;
 
 	out[0] = '\0';
 	for (int i = 0; list[i] && k < n; i++)
@@ -898,7 +931,8 @@ static void join(char *out, size_t n, const char *const *list)
 }
 
 /* Whether s is a non-empty run of decimal digits (at most 18). */
-static bool number(const char *s, size_t n)
+static bool
+number(const char *s, size_t n)
 {
 	if (n == 0 || n > 18)
 		return false;
@@ -910,7 +944,8 @@ static bool number(const char *s, size_t n)
 
 /* Whether s is a word of letters, digits, '_' and '-' (zone, type, event
  * and process names). */
-static bool word(const char *s, size_t n)
+static bool
+word(const char *s, size_t n)
 {
 	if (n == 0)
 		return false;
@@ -921,7 +956,8 @@ static bool word(const char *s, size_t n)
 }
 
 /* Copy a counted string into a fixed field; false when it does not fit. */
-static bool put(char *dst, size_t size, const char *s, size_t n)
+static bool
+put(char *dst, size_t size, const char *s, size_t n)
 {
 	if (n >= size)
 		return false;
@@ -931,9 +967,10 @@ static bool put(char *dst, size_t size, const char *s, size_t n)
 }
 
 /* A path under the root: not empty, no '..' component, no blanks. */
-static const char *path_bad(const char *p)
+static const char *
+path_bad(const char *p)
 {
-	const char *c, *e;
+	const char	*c, *e;
 
 	for (c = p; *c; c++)
 		if (*c == ' ' || *c == '\t' || *c == '\n')
@@ -947,7 +984,8 @@ static const char *path_bad(const char *p)
 }
 
 /* The name an A_* argument is written with. */
-static const char *arg_name(unsigned a)
+static const char *
+arg_name(unsigned a)
 {
 	static const char *const names[] = {
 		"zone", "node", "memcg", "type", "tier", "seq", "pid", "name",
@@ -961,10 +999,11 @@ static const char *arg_name(unsigned a)
 }
 
 /* Store one argument of kind a with value (val, n). */
-static int set_arg(struct spec *s, unsigned a, const char *val, size_t n, char *msg)
+static int
+set_arg(struct spec *s, unsigned a, const char *val, size_t n, char *msg)
 {
-	const char *src = s->src->name, *why;
-	bool ok = true;
+	const char	*src = s->src->name, *why;
+	bool		 ok = true;
 
 	if (s->given & a)
 		return say(msg, "%s= given twice", arg_name(a));
@@ -981,7 +1020,7 @@ static int set_arg(struct spec *s, unsigned a, const char *val, size_t n, char *
 		break;
 	case A_MEMCG:
 		ok = (number(val, n) || (n && val[0] == '/')) &&
-		     put(s->memcg, sizeof(s->memcg), val, n);
+		    put(s->memcg, sizeof(s->memcg), val, n);
 		break;
 	case A_TYPE:
 		ok = word(val, n) && put(s->type, sizeof(s->type), val, n);
@@ -1005,7 +1044,7 @@ static int set_arg(struct spec *s, unsigned a, const char *val, size_t n, char *
 		break;
 	case A_LINE:
 		ok = put(s->line, sizeof(s->line), val, n) &&
-		     (!strcmp(s->line, "some") || !strcmp(s->line, "full"));
+		    (!strcmp(s->line, "some") || !strcmp(s->line, "full"));
 		if (!ok)
 			return say(msg, "'%.*s' (want some or full)", (int)n, val);
 		break;
@@ -1028,7 +1067,8 @@ static int set_arg(struct spec *s, unsigned a, const char *val, size_t n, char *
 }
 
 /* The A_* named by (name, n) among the source's, or 0. */
-static unsigned arg_kind(const struct source *src, const char *name, size_t n)
+static unsigned
+arg_kind(const struct source *src, const char *name, size_t n)
 {
 	for (unsigned a = 1; a <= A_LINE; a <<= 1)
 		if ((src->args & a) && strlen(arg_name(a)) == n && !memcmp(arg_name(a), name, n))
@@ -1037,10 +1077,12 @@ static unsigned arg_kind(const struct source *src, const char *name, size_t n)
 }
 
 /* Parse the text between [ and ]. */
-static int parse_args(struct spec *s, const char *p, size_t len, char *msg)
+static int
+parse_args(struct spec *s, const char *p, size_t len, char *msg)
 {
-	const struct source *src = s->src;
-	unsigned raw = src->bare & (A_PATH | A_CGROUP | A_EVENT);
+	const struct source	*src = s->src;
+	unsigned		 raw =
+	    src->bare & (A_PATH | A_CGROUP | A_EVENT);
 
 	if (len == 0)
 		return say(msg, "empty [] (want %s)", src->usage);
@@ -1048,23 +1090,23 @@ static int parse_args(struct spec *s, const char *p, size_t len, char *msg)
 		return say(msg, "%s takes no [...] (want %s)", src->name, src->usage);
 	if (raw) {
 		/* a path or an event is the whole text (may hold ',' or '=') */
-		size_t k = strlen(arg_name(raw));
+		size_t	k = strlen(arg_name(raw));
 
 		if (len > k && !memcmp(p, arg_name(raw), k) && p[k] == '=')
 			p += k + 1, len -= k + 1;
 		return set_arg(s, raw, p, len, msg);
 	}
 	while (len > 0) {
-		const char *comma = memchr(p, ',', len), *eq;
-		size_t n = comma ? (size_t)(comma - p) : len;
-		unsigned a;
+		const char	*comma = memchr(p, ',', len), *eq;
+		size_t		 n = comma ? (size_t)(comma - p) : len;
+		unsigned	 a;
 
 		eq = memchr(p, '=', n);
 		if (eq) {
 			a = arg_kind(src, p, (size_t)(eq - p));
 			if (!a)
 				return say(msg, "unknown argument '%.*s' (want %s)", (int)(eq - p), p,
-					   src->usage);
+				    src->usage);
 			if (set_arg(s, a, eq + 1, n - (size_t)(eq - p) - 1, msg) < 0)
 				return -1;
 		} else {
@@ -1084,18 +1126,19 @@ static int parse_args(struct spec *s, const char *p, size_t len, char *msg)
 }
 
 /* The checks that need both the args and the key. */
-static int check_combination(struct spec *s, char *msg)
+static int
+check_combination(struct spec *s, char *msg)
 {
-	const char *src = s->src->name;
+	const char	*src = s->src->name;
 
 	if (s->src->key == K_FIELD) {
-		int i;
+		int	i;
 
 		for (i = 0; s->src->fields[i]; i++)
 			if (!strcmp(s->key, s->src->fields[i]))
 				break;
 		if (!s->src->fields[i]) {
-			char want[200];
+			char	want[200];
 
 			join(want, sizeof(want), s->src->fields);
 			return say(msg, "unknown field '%s' (want %s)", s->key, want);
@@ -1108,16 +1151,16 @@ static int check_combination(struct spec *s, char *msg)
 			s->field = atoi(s->key);
 		else
 			return say(msg, "'%s' is not a page order (want 0..%d%s)", s->key,
-				   P_MAX_ORDERS - 1, strcmp(src, "buddyinfo") ? "" : " or pages");
+			    P_MAX_ORDERS - 1, strcmp(src, "buddyinfo") ? "" : " or pages");
 	}
 	if (!strncmp(src, "lru_gen", 7)) {
-		bool tierf = s->field >= LG_REFAULTED;
+		bool	tierf = s->field >= LG_REFAULTED;
 
 		if ((s->given & (A_TYPE | A_TIER)) && !tierf)
 			return say(msg, "%s= goes with refaulted, evicted, protected, avg_refaulted "
-				   "or avg_total", s->given & A_TYPE ? "type" : "tier");
+			    "or avg_total", s->given & A_TYPE ? "type" : "tier");
 		if ((s->given & A_SEQ) && (s->field == LG_MAX || s->field == LG_MIN ||
-					   s->field == LG_MEMCG))
+		    s->field == LG_MEMCG))
 			return say(msg, "seq= picks a generation: not with %s", s->key);
 	}
 	if ((!strcmp(src, "extfrag") || !strcmp(src, "unusable")) && !(s->given & A_ZONE))
@@ -1126,15 +1169,15 @@ static int check_combination(struct spec *s, char *msg)
 		if (!(s->given & A_ZONE) && strcmp(s->key, "pageblock_order") &&
 		    strcmp(s->key, "pages_per_block"))
 			return say(msg, "name a zone for '%s' (want %s, or pageblock_order, "
-				   "pages_per_block)", s->key, s->src->usage);
+			    "pages_per_block)", s->key, s->src->usage);
 		if ((s->given & A_TYPE) && !number(s->key, strlen(s->key)))
 			return say(msg, "'%s' is not a page order (want 0..%d)", s->key,
-				   P_MAX_ORDERS - 1);
+			    P_MAX_ORDERS - 1);
 		if (s->given & A_TYPE)
 			s->field = atoi(s->key);
 		if ((s->given & A_TYPE) && s->field >= P_MAX_ORDERS)
 			return say(msg, "'%s' is not a page order (want 0..%d)", s->key,
-				   P_MAX_ORDERS - 1);
+			    P_MAX_ORDERS - 1);
 	}
 	if ((!strcmp(src, "status") || !strcmp(src, "statm")) &&
 	    !(s->given & (A_PID | A_NAME)))
@@ -1150,11 +1193,12 @@ static int check_combination(struct spec *s, char *msg)
 }
 
 /* Parse spec into s; -1 with msg (without the spec) on error. */
-static int parse_spec(const char *spec, struct spec *s, char *msg)
+static int
+parse_spec(const char *spec, struct spec *s, char *msg)
 {
-	const struct source *src = NULL;
-	const char *p;
-	size_t n;
+	const struct source	*src = NULL;
+	const char		*p;
+	size_t			 n;
 
 	memset(s, 0, sizeof(*s));
 	for (int i = 0; i < NSOURCES && !src; i++) {
@@ -1164,22 +1208,22 @@ static int parse_spec(const char *spec, struct spec *s, char *msg)
 			src = &sources[i];
 	}
 	if (!src) {
-		char want[300] = "";
-		size_t k = 0;
+		char	want[300] = "";
+		size_t	k = 0;
 
 		n = strcspn(spec, "[.");
 		for (int i = 0; i < NSOURCES; i++)
 			k += (size_t)snprintf(want + k, sizeof(want) - k, "%s%s",
-					      i ? ", " : "", sources[i].name);
+			    i ? ", " : "", sources[i].name);
 		if (n == 0)
 			return say(msg, "empty source (want %s)", want);
 		return say(msg, "unknown source '%.*s' (want %s)", (int)(n > 40 ? 40 : n), spec,
-			   want);
+		    want);
 	}
 	s->src = src;
 	p = spec + strlen(src->name);
 	if (*p == '[') {
-		const char *close = strchr(p, ']');
+		const char	*close = strchr(p, ']');
 
 		if (!close)
 			return say(msg, "missing ']'");
@@ -1200,7 +1244,7 @@ static int parse_spec(const char *spec, struct spec *s, char *msg)
 		return say(msg, "unexpected '%.20s' (want %s)", p, src->usage);
 	} else if (src->key != K_NONE) {
 		return say(msg, "missing .%s (want %s)", src->key == K_ORDER ? "ORDER" :
-			   src->key == K_FIELD ? "FIELD" : "KEY", src->usage);
+		    src->key == K_FIELD ? "FIELD" : "KEY", src->usage);
 	}
 	return check_combination(s, msg);
 }
@@ -1208,17 +1252,19 @@ static int parse_spec(const char *spec, struct spec *s, char *msg)
 /* ---- the API ------------------------------------------------------------------ */
 
 /* "SPEC: message", the spec cut if very long. */
-static int fail(char *err, size_t errlen, const char *spec, const char *msg)
+static int
+fail(char *err, size_t errlen, const char *spec, const char *msg)
 {
 	snprintf(err, errlen, "%.60s%s: %s", spec, strlen(spec) > 60 ? "..." : "", msg);
 	return -1;
 }
 
 /* Syntax only. */
-int values_check(const char *spec, char *err, size_t errlen)
+int
+values_check(const char *spec, char *err, size_t errlen)
 {
-	struct spec s;
-	char msg[MSG_LEN];
+	struct spec	s;
+	char		msg[MSG_LEN];
 
 	if (parse_spec(spec, &s, msg) < 0)
 		return fail(err, errlen, spec, msg);
@@ -1226,11 +1272,12 @@ int values_check(const char *spec, char *err, size_t errlen)
 }
 
 /* Open the root directory; a recording is not a root. */
-struct values *values_open(const char *root, char *err, size_t errlen)
+struct values *
+values_open(const char *root, char *err, size_t errlen)
 {
-	struct values *v;
-	struct stat st;
-	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct values	*v;
+	struct stat	 st;
+	int		 fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", root, strerror(errno));
@@ -1238,7 +1285,7 @@ struct values *values_open(const char *root, char *err, size_t errlen)
 	}
 	if (fstatat(fd, REC_HEADER, &st, 0) == 0) {
 		snprintf(err, errlen, "%s is a recording: name one snapshot, %s/%s/SEQ", root,
-			 root, REC_SNAPS);
+		    root, REC_SNAPS);
 		close(fd);
 		return NULL;
 	}
@@ -1248,10 +1295,12 @@ struct values *values_open(const char *root, char *err, size_t errlen)
 }
 
 /* Parse, then read through the source's getter. */
-int values_get(struct values *v, const char *spec, double *out, char *err, size_t errlen)
+int
+values_get(struct values *v, const char *spec, double *out, char *err,
+    size_t errlen)
 {
-	struct spec s;
-	char msg[MSG_LEN];
+	struct spec	s;
+	char		msg[MSG_LEN];
 
 	if (parse_spec(spec, &s, msg) < 0 || s.src->get(v, &s, out, msg) < 0)
 		return fail(err, errlen, spec, msg);
@@ -1259,7 +1308,8 @@ int values_get(struct values *v, const char *spec, double *out, char *err, size_
 }
 
 /* Drop the cached files. */
-void values_refresh(struct values *v)
+void
+values_refresh(struct values *v)
 {
 	for (int i = 0; i < v->nfiles; i++) {
 		free(v->files[i].rel);
@@ -1271,7 +1321,8 @@ void values_refresh(struct values *v)
 }
 
 /* Close and free. */
-void values_close(struct values *v)
+void
+values_close(struct values *v)
 {
 	if (!v)
 		return;
@@ -1281,17 +1332,20 @@ void values_close(struct values *v)
 }
 
 /* Install the read hook. */
-void values_on_read(struct values *v, void (*fn)(const char *, void *), void *arg)
+void
+values_on_read(struct values *v, void (*fn)(const char *, void *), void *arg)
 {
 	v->on_read = fn;
 	v->on_read_arg = arg;
 }
 
 /* One value from a root. */
-int values_read(const char *root, const char *spec, double *out, char *err, size_t errlen)
+int
+values_read(const char *root, const char *spec, double *out, char *err,
+    size_t errlen)
 {
-	struct values *v = values_open(root, err, errlen);
-	int r;
+	struct values	*v = values_open(root, err, errlen);
+	int		 r;
 
 	if (!v)
 		return -1;
@@ -1301,7 +1355,8 @@ int values_read(const char *root, const char *spec, double *out, char *err, size
 }
 
 /* Integers as integers; the rest with 15 significant digits. */
-void values_format(char *out, size_t n, double v)
+void
+values_format(char *out, size_t n, double v)
 {
 	if (v == (double)(long long)v && v > -9.2e18 && v < 9.2e18)
 		snprintf(out, n, "%lld", (long long)v);

@@ -88,7 +88,7 @@ struct values;
 struct values	*values_open(const char *root, char *err, size_t errlen);
 /* Read the value spec names into *out: 0, or -1 with err set. */
 int		 values_get(struct values *, const char *spec, double *out,
-			    char *err, size_t errlen);
+	    char *err, size_t errlen);
 /* Forget the files read so far: the next values_get reads afresh. */
 void		 values_refresh(struct values *);
 /* Close the root and free everything. */
@@ -96,14 +96,14 @@ void		 values_close(struct values *);
 /* Call fn for each root-relative file read from now on (tests use it to
  * check the file table below against what is really read). */
 void		 values_on_read(struct values *, void (*fn)(const char *rel, void *),
-				void *arg);
+	    void *arg);
 
 /* Check a spec's syntax without reading anything (lab --check): 0, or
  * -1 with the same error values_get would give for the spec itself. */
 int	values_check(const char *spec, char *err, size_t errlen);
 /* values_open + values_get + values_close for one value. */
 int	values_read(const char *root, const char *spec, double *out,
-		   char *err, size_t errlen);
+	    char *err, size_t errlen);
 /* Print a value as umkit-value does: integers without a fraction,
  * others with up to 15 significant digits. */
 void	values_format(char *out, size_t n, double v);

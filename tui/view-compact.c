@@ -87,19 +87,21 @@ static struct {
 } rp = { .speed = SPEED_DEFAULT };
 
 /* Nothing to set up before the first update. */
-static void compact_init(void)
+static void
+compact_init(void)
 {
 }
 
 /* Summarise a zone's pages into pageblocks from kpageflags. */
-static void map_zone(struct source *src, struct zone_map *z, u64 ppb)
+static void
+map_zone(struct source *src, struct zone_map *z, u64 ppb)
 {
-	u64 n = z->spanned;
+	u64	n = z->spanned;
 
 	z->err[0] = '\0';
 	if (n > MAX_MAP_PFNS) {
 		snprintf(z->err, sizeof(z->err), "zone larger than the map: first %u pages shown",
-			 MAX_MAP_PFNS);
+		    MAX_MAP_PFNS);
 		n = MAX_MAP_PFNS;
 	}
 	z->nblocks = (int)((z->spanned + ppb - 1) / ppb);
@@ -114,14 +116,14 @@ static void map_zone(struct source *src, struct zone_map *z, u64 ppb)
 		fbuf.len = 0;
 	}
 	{
-		char perr_kpf[PERR_LEN];
+		char	perr_kpf[PERR_LEN];
 
 		if (parse_kpageflags(fbuf.p, fbuf.len, z->start, cls, (size_t)n, perr_kpf) < 0 &&
 		    !z->err[0])
 			memcpy(z->err, perr_kpf, sizeof(z->err));
 	}
 	for (u64 i = 0; i < z->spanned; i++) {
-		struct kpf_block *b = &z->blocks[i / ppb];
+		struct kpf_block	*b = &z->blocks[i / ppb];
 
 		switch (i < n ? cls[i] : KPC_UNREAD) {
 		case KPC_FREE: b->free++; break;
@@ -134,7 +136,8 @@ static void map_zone(struct source *src, struct zone_map *z, u64 ppb)
 }
 
 /* The zone a pfn belongs to, or NULL. */
-static struct zone_map *zone_of(u64 pfn)
+static struct zone_map *
+zone_of(u64 pfn)
 {
 	for (int i = 0; i < nzones; i++)
 		if (pfn >= zones[i].start && pfn < zones[i].start + zones[i].spanned)
@@ -144,17 +147,18 @@ static struct zone_map *zone_of(u64 pfn)
 
 /* Each zone's latest run from the trace, as far as its events go (a run
  * whose begin left the buffer still shows its scanners). */
-static void latest_runs(void)
+static void
+latest_runs(void)
 {
-	struct zone_map *cur = NULL;
+	struct zone_map	*cur = NULL;
 
 	for (int i = 0; i < nzones; i++) {
 		zones[i].seen = false;
 		memset(&zones[i].st, 0, sizeof(zones[i].st));
 	}
 	for (int i = 0; i < tr.n; i++) {
-		const struct tev *e = &tr.ev[i];
-		struct zone_map *z;
+		const struct tev	*e = &tr.ev[i];
+		struct zone_map		*z;
 
 		if (e->type == TEV_OTHER)
 			continue;
@@ -171,9 +175,10 @@ static void latest_runs(void)
 
 /* The zone map the replayed run is drawn on: the zone of proc/zoneinfo
  * with the run's bounds, else the replay's own. */
-static struct zone_map *replay_zone(void)
+static struct zone_map *
+replay_zone(void)
 {
-	const struct tev *b = crun_event(&rp.tr, &rp.runs, rp.run, 0);
+	const struct tev	*b = crun_event(&rp.tr, &rp.runs, rp.run, 0);
 
 	for (int i = 0; i < nzones; i++)
 		if (zones[i].start == b->a && zones[i].start + zones[i].spanned == b->d)
@@ -183,9 +188,10 @@ static struct zone_map *replay_zone(void)
 
 /* Set up (and map from kpageflags) the replay's own zone for a run whose
  * zone proc/zoneinfo does not show. */
-static void map_own_zone(void)
+static void
+map_own_zone(void)
 {
-	const struct tev *b = crun_event(&rp.tr, &rp.runs, rp.run, 0);
+	const struct tev	*b = crun_event(&rp.tr, &rp.runs, rp.run, 0);
 
 	if (replay_zone() != &rp.own || !src_last)
 		return;
@@ -198,9 +204,10 @@ static void map_own_zone(void)
 }
 
 /* The run's state after the current event, and the blocks covered. */
-static void replay_compute(void)
+static void
+replay_compute(void)
 {
-	struct zone_map *z = replay_zone();
+	struct zone_map	*z = replay_zone();
 
 	if (z->nblocks > rp.blk_cap) {
 		rp.blk_cap = z->nblocks;
@@ -211,14 +218,15 @@ static void replay_compute(void)
 
 /* Whether every event of the run is on a 10 ms tick (UML's default trace
  * clock counts jiffies at HZ=100). */
-static bool run_is_coarse(void)
+static bool
+run_is_coarse(void)
 {
-	const struct crun *r = &rp.runs.run[rp.run];
+	const struct crun	*r = &rp.runs.run[rp.run];
 
 	if (r->nev < 3)
 		return false;
 	for (int i = 0; i < r->nev; i++) {
-		double t = crun_event(&rp.tr, &rp.runs, rp.run, i)->ts * 100;
+		double	t = crun_event(&rp.tr, &rp.runs, rp.run, i)->ts * 100;
 
 		if (t - (double)(long long)(t + 0.5) > 1e-6 || (double)(long long)(t + 0.5) - t > 1e-6)
 			return false;
@@ -227,7 +235,8 @@ static bool run_is_coarse(void)
 }
 
 /* Show run r (0-based) from its event i (clamped), paused. */
-static void replay_select(int r, int i)
+static void
+replay_select(int r, int i)
 {
 	rp.run = r;
 	rp.cur = i < 0 ? 0 : i >= rp.runs.run[r].nev ? rp.runs.run[r].nev - 1 : i;
@@ -237,7 +246,8 @@ static void replay_select(int r, int i)
 }
 
 /* Freeze the trace as last read and find its runs; an error text or NULL. */
-static const char *replay_begin(void)
+static const char *
+replay_begin(void)
 {
 	if (rc_tr)
 		return "sys/kernel/tracing/trace not readable";
@@ -251,28 +261,29 @@ static const char *replay_begin(void)
 	rp.tr.n = tr.n;
 	if (cruns_find(&rp.tr, &rp.runs) == 0)
 		return "no compaction run in the trace buffer (no mm_compaction_begin: "
-		       "enable events/compaction, then compact)";
+		    "enable events/compaction, then compact)";
 	return NULL;
 }
 
 /* Start replaying (see tui.h). */
-const char *compact_replay_start(int run, int event)
+const char *
+compact_replay_start(int run, int event)
 {
-	static char err[PERR_LEN];
-	const char *e = replay_begin();
+	static char	 err[PERR_LEN];
+	const char	*e = replay_begin();
 
 	if (e)
 		return e;
 	if (run < 0 || run > rp.runs.n) {
 		snprintf(err, sizeof(err), "run %d: the trace buffer has %d run%s", run,
-			 rp.runs.n, rp.runs.n == 1 ? "" : "s");
+		    rp.runs.n, rp.runs.n == 1 ? "" : "s");
 		return err;
 	}
 	if (run == 0)
 		run = rp.runs.n;
 	if (event < 1 || event > rp.runs.run[run - 1].nev) {
 		snprintf(err, sizeof(err), "event %d: run %d has events 1..%d", event, run,
-			 rp.runs.run[run - 1].nev);
+		    rp.runs.run[run - 1].nev);
 		return err;
 	}
 	rp.on = true;
@@ -282,18 +293,20 @@ const char *compact_replay_start(int run, int event)
 }
 
 /* Re-anchor playing at the current event and now. */
-static void replay_anchor(void)
+static void
+replay_anchor(void)
 {
 	rp.t0 = (double)now_us() / 1e3;
 	rp.i0 = rp.cur;
 }
 
 /* Advance a playing replay to wall time now_ms. */
-static double compact_tick(double now_ms, bool *changed)
+static double
+compact_tick(double now_ms, bool *changed)
 {
-	const struct crun *r;
-	double per, due, steps;
-	int target;
+	const struct crun	*r;
+	double			 per, due, steps;
+	int			 target;
 
 	if (!rp.on || !rp.playing)
 		return -1;
@@ -317,9 +330,10 @@ static double compact_tick(double now_ms, bool *changed)
 }
 
 /* Read every file this view draws from. */
-static void compact_update(struct ctx *c)
+static void
+compact_update(struct ctx *c)
 {
-	u64 ppb;
+	u64	ppb;
 
 	rc_vm = source_read(c->src, "proc/vmstat", &fbuf);
 	if (rc_vm == 0)
@@ -329,8 +343,8 @@ static void compact_update(struct ctx *c)
 		rate_feed(&rates[i], vals[i], c->now_ms, c->jumped || rc_vm);
 	}
 	if (rc_vm == 0) {
-		u64 m = kv_val(&vs.kv, "compact_migrate_scanned");
-		u64 f = kv_val(&vs.kv, "compact_free_scanned");
+		u64	m = kv_val(&vs.kv, "compact_migrate_scanned");
+		u64	f = kv_val(&vs.kv, "compact_free_scanned");
 
 		eff_interval = -1;
 		if (have_prev && !c->jumped && f > prev_free && m >= prev_mig)
@@ -360,13 +374,13 @@ static void compact_update(struct ctx *c)
 	if (rc_zi != 0)
 		nzones = 0;	/* no zones to draw rather than stale ones */
 	if (rc_zi == 0) {
-		bool map = c->src->kind == SRC_DIR || c->src->kind == SRC_RECORDING ||
-			   c->jumped || c->now_ms - kpf_at >= KPF_LIVE_MS;
-		int n = 0;
+		bool	map = c->src->kind == SRC_DIR || c->src->kind == SRC_RECORDING ||
+		    c->jumped || c->now_ms - kpf_at >= KPF_LIVE_MS;
+		int	n = 0;
 
 		for (int i = 0; i < zi.nzones && n < P_MAX_ZONES; i++) {
-			struct zi_zone *s = &zi.zone[i];
-			struct zone_map *z = &zones[n];
+			struct zi_zone	*s = &zi.zone[i];
+			struct zone_map	*z = &zones[n];
 
 			if (!s->has_start || !s->spanned)
 				continue;
@@ -399,9 +413,10 @@ static void compact_update(struct ctx *c)
 }
 
 /* Majority class of the blocks [b0, b1) of a zone. */
-static enum kpc cell_class(const struct zone_map *z, int b0, int b1)
+static enum kpc
+cell_class(const struct zone_map *z, int b0, int b1)
 {
-	int cnt[KPC_UNMOVABLE + 1] = { 0 }, best = KPC_UNREAD;
+	int	cnt[KPC_UNMOVABLE + 1] = { 0 }, best = KPC_UNREAD;
 
 	for (int b = b0; b < b1 && b < z->nblocks; b++)
 		cnt[kpf_block_class(&z->blocks[b])]++;
@@ -412,9 +427,10 @@ static enum kpc cell_class(const struct zone_map *z, int b0, int b1)
 }
 
 /* The strip column (of cells in all) where a pfn of the zone falls. */
-static long col_of(const struct zone_map *z, u64 pfn, int cells)
+static long
+col_of(const struct zone_map *z, u64 pfn, int cells)
 {
-	long c;
+	long	c;
 
 	if (pfn < z->start)
 		return 0;
@@ -423,9 +439,10 @@ static long col_of(const struct zone_map *z, u64 pfn, int cells)
 }
 
 /* The CB_* flags of the blocks [b0, b1) in the replay's block marks. */
-static unsigned cell_marks(const struct zone_map *z, int b0, int b1)
+static unsigned
+cell_marks(const struct zone_map *z, int b0, int b1)
 {
-	unsigned m = 0;
+	unsigned	m = 0;
 
 	for (int b = b0; b < b1 && b < z->nblocks; b++)
 		m |= rp.blk[b];
@@ -433,24 +450,25 @@ static unsigned cell_marks(const struct zone_map *z, int b0, int b1)
 }
 
 /* What the current replay event did, in words. */
-static void event_text(char *out, size_t n, const struct tev *e)
+static void
+event_text(char *out, size_t n, const struct tev *e)
 {
 	switch (e->type) {
 	case TEV_BEGIN:
 		snprintf(out, n, "begin: %s, zone %#llx-%#llx, migrate from %#llx, free from %#llx",
-			 e->sync ? "sync" : "async", e->a, e->d, e->b, e->c);
+		    e->sync ? "sync" : "async", e->a, e->d, e->b, e->c);
 		break;
 	case TEV_END:
 		snprintf(out, n, "end: status %s, migrate at %#llx, free at %#llx", e->status,
-			 e->b, e->c);
+		    e->b, e->c);
 		break;
 	case TEV_ISO_MIGRATE:
 	case TEV_ISO_FREE:
 	case TEV_ISO_FAST_FREE:
 		snprintf(out, n, "%s %#llx-%#llx: scanned %llu, isolated %llu",
-			 e->type == TEV_ISO_MIGRATE ? "isolate_migratepages" :
-			 e->type == TEV_ISO_FREE ? "isolate_freepages" : "fast_isolate_freepages",
-			 e->a, e->b, e->c, e->d);
+		    e->type == TEV_ISO_MIGRATE ? "isolate_migratepages" :
+		    e->type == TEV_ISO_FREE ? "isolate_freepages" : "fast_isolate_freepages",
+		    e->a, e->b, e->c, e->d);
 		break;
 	case TEV_MIGRATE:
 		snprintf(out, n, "migratepages: migrated %llu, failed %llu", e->a, e->b);
@@ -462,28 +480,31 @@ static void event_text(char *out, size_t n, const struct tev *e)
 }
 
 /* The scanners' counts: the M and F rows. */
-static int draw_counts(struct frame *f, int line, const struct cstate *s)
+static int
+draw_counts(struct frame *f, int line, const struct cstate *s)
 {
 	fr_printf(f, line, 0, C_MIGRATE, "  M migrate pfn %#-8llx", s->mig);
 	fr_printf(f, line++, 26, C_NORM, "scanned %-8llu isolated %-7llu migrated %llu",
-		  s->mig_scanned, s->mig_taken, s->migrated);
+	    s->mig_scanned, s->mig_taken, s->migrated);
 	fr_printf(f, line, 0, C_FREESCAN, "  F free pfn    %#-8llx", s->free);
 	fr_printf(f, line++, 26, C_NORM, "scanned %-8llu isolated %-7llu failed %llu",
-		  s->free_scanned, s->free_taken, s->failed);
+	    s->free_scanned, s->free_taken, s->failed);
 	return line;
 }
 
 /* The replay's lines under its zone: where in the run, what the event
  * did, the counts so far, and the keys. */
-static int draw_replay_text(struct frame *f, int line)
+static int
+draw_replay_text(struct frame *f, int line)
 {
-	const struct crun *r = &rp.runs.run[rp.run];
-	const struct tev *e = crun_event(&rp.tr, &rp.runs, rp.run, rp.cur);
-	char what[160];
-	int x;
+	const struct crun	*r = &rp.runs.run[rp.run];
+	const struct tev	*e = crun_event(&rp.tr, &rp.runs, rp.run,
+	    rp.cur);
+	char			 what[160];
+	int			 x;
 
 	x = fr_printf(f, line, 0, C_TITLE, "replay: event %d of %d, t=%.3fms into the run",
-		      rp.cur + 1, r->nev, (e->ts - rp.st.ts_begin) * 1e3);
+	    rp.cur + 1, r->nev, (e->ts - rp.st.ts_begin) * 1e3);
 	if (rp.runs.n > 1)
 		x = fr_printf(f, line, x, C_NORM, "  (run %d of %d)", rp.run + 1, rp.runs.n);
 	if (!r->ended && rp.cur == r->nev - 1)
@@ -493,26 +514,28 @@ static int draw_replay_text(struct frame *f, int line)
 	fr_printf(f, line++, 0, C_MARK, "  now: %s", what);
 	line = draw_counts(f, line, &rp.st);
 	fr_printf(f, line++, 0, C_DIM, "  %s %d events/s   . , step  p play  { } speed  < > first/last%s  R leave",
-		  rp.playing ? "playing," : rp.cur == r->nev - 1 ? "at the end," : "paused,",
-		  speeds[rp.speed], rp.runs.n > 1 ? "  ( ) run" : "");
+	    rp.playing ? "playing," : rp.cur == r->nev - 1 ? "at the end," : "paused,",
+	    speeds[rp.speed], rp.runs.n > 1 ? "  ( ) run" : "");
 	if (rp.coarse)
 		fr_text(f, line++, 0, C_DIM,
-			"  times in 10 ms ticks (trace_clock local): echo mono > tracing/trace_clock");
+		    "  times in 10 ms ticks (trace_clock local): echo mono > tracing/trace_clock");
 	return line;
 }
 
 /* A zone: header, strip rows with scanner markers beneath; replay marks
  * the blocks each scanner passed (colour on the strip, and beneath it ─
  * scanned, ═ pages isolated there). */
-static int draw_zone(struct frame *f, int line, struct zone_map *z, bool replay)
+static int
+draw_zone(struct frame *f, int line, struct zone_map *z, bool replay)
 {
-	static const char *const gu[] = { "?", " ", "·", "▒", "█" };
-	static const char *const ga[] = { "?", " ", ".", "m", "U" };
-	static const int at[] = { C_DIM, C_HOLE, C_FREE, C_MOVABLE, C_UNMOVABLE };
-	int width = f->w - 1, rows, per, rep, cells;
-	const struct cstate *s = replay ? &rp.st : &z->st;
-	bool seen = replay || z->seen;
-	char sz[16];
+	static const char *const	 gu[] = { "?", " ", "·", "▒", "█" };
+	static const char *const	 ga[] = { "?", " ", ".", "m", "U" };
+	static const int		 at[] = { C_DIM, C_HOLE, C_FREE, C_MOVABLE, C_UNMOVABLE };
+	int				 width = f->w - 1, rows, per, rep,
+	    cells;
+	const struct cstate		*s = replay ? &rp.st : &z->st;
+	bool				 seen = replay || z->seen;
+	char				 sz[16];
 
 	fmt_pages(sz, sizeof(sz), (double)z->spanned);
 	if (z == &rp.own)
@@ -520,8 +543,8 @@ static int draw_zone(struct frame *f, int line, struct zone_map *z, bool replay)
 	else
 		fr_printf(f, line, 0, C_TITLE, "Node %d zone %s", z->node, z->name);
 	fr_printf(f, line, z == &rp.own ? 26 : 20, C_NORM,
-		  "pfn %#llx-%#llx %s, %d blocks of %llu pages",
-		  z->start, z->start + z->spanned, sz, z->nblocks, zone_ppb);
+	    "pfn %#llx-%#llx %s, %d blocks of %llu pages",
+	    z->start, z->start + z->spanned, sz, z->nblocks, zone_ppb);
 	line++;
 	if (replay)
 		replay_compute();
@@ -540,37 +563,38 @@ static int draw_zone(struct frame *f, int line, struct zone_map *z, bool replay)
 	rows = (cells + width - 1) / width;
 	for (int r = 0; r < rows; r++) {
 		for (int x = 0; x < width && r * width + x < cells; x++) {
-			int cell = r * width + x;
-			int b0 = rep > 1 ? cell / rep : cell * per;
-			int b1 = rep > 1 ? b0 + 1 : b0 + per;
-			enum kpc k = cell_class(z, b0, b1);
-			unsigned m = replay ? cell_marks(z, b0, b1) : 0;
-			int a = m & CB_MIG ? C_MIGPASS : m & CB_FREE ? C_FREEPASS : at[k];
+			int		cell = r * width + x;
+			int		b0 = rep > 1 ? cell / rep : cell * per;
+			int		b1 = rep > 1 ? b0 + 1 : b0 + per;
+			enum kpc	k = cell_class(z, b0, b1);
+			unsigned	m = replay ? cell_marks(z, b0, b1) : 0;
+			int		a = m & CB_MIG ? C_MIGPASS : m & CB_FREE ? C_FREEPASS : at[k];
 
 			fr_text(f, line, x, a, glyph(gu[k], ga[k]));
 		}
 		line++;
 		if (seen) {
-			long mc = col_of(z, s->mig, cells) - (long)r * width;
-			long fc = col_of(z, s->free, cells) - (long)r * width;
-			long m0 = col_of(z, s->run_mig, cells) - (long)r * width;
-			long f0 = col_of(z, s->run_free, cells) - (long)r * width;
+			long	mc = col_of(z, s->mig, cells) - (long)r * width;
+			long	fc = col_of(z, s->free, cells) -
+			    (long)r * width;
+			long	m0 = col_of(z, s->run_mig, cells) - (long)r * width;
+			long	f0 = col_of(z, s->run_free, cells) - (long)r * width;
 
 			if (replay) {
 				/* the blocks each scanner scanned so far, and those
 				 * it passed over without scanning */
 				for (int x = 0; x < width && r * width + x < cells; x++) {
-					int cell = r * width + x;
-					int b0 = rep > 1 ? cell / rep : cell * per;
-					unsigned m = cell_marks(z, b0, rep > 1 ? b0 + 1 : b0 + per);
-					long rx = x;
+					int		cell = r * width + x;
+					int		b0 = rep > 1 ? cell / rep : cell * per;
+					unsigned	m = cell_marks(z, b0, rep > 1 ? b0 + 1 : b0 + per);
+					long		rx = x;
 
 					if (m & CB_MIG)
 						fr_text(f, line, x, C_MIGRATE, m & CB_MIG_TAKEN
-							? glyph("═", "=") : glyph("─", "-"));
+						    ? glyph("═", "=") : glyph("─", "-"));
 					else if (m & CB_FREE)
 						fr_text(f, line, x, C_FREESCAN, m & CB_FREE_TAKEN
-							? glyph("═", "=") : glyph("─", "-"));
+						    ? glyph("═", "=") : glyph("─", "-"));
 					else if (rx >= m0 && rx < mc)
 						fr_text(f, line, x, C_MIGRATE, glyph("┄", "."));
 					else if (rx > fc && rx <= f0)
@@ -597,34 +621,35 @@ static int draw_zone(struct frame *f, int line, struct zone_map *z, bool replay)
 	if (seen) {
 		if (s->begun)
 			fr_printf(f, line++, 0, C_NORM, "last run: %s %s at %.3fs%s%s",
-				  s->sync ? "sync" : "async", s->ended ? "ended" : "in progress",
-				  s->ts_last, s->status[0] ? ", status " : "", s->status);
+			    s->sync ? "sync" : "async", s->ended ? "ended" : "in progress",
+			    s->ts_last, s->status[0] ? ", status " : "", s->status);
 		else
 			fr_printf(f, line++, 0, C_NORM, "last run: at %.3fs, its begin no longer "
-				  "in the trace buffer", s->ts_last);
+			    "in the trace buffer", s->ts_last);
 		line = draw_counts(f, line, s);
 	} else {
 		fr_text(f, line++, 0, C_DIM,
-			rc_tr ? "no trace: sys/kernel/tracing/trace not readable"
-			      : "no compaction events in the trace buffer (enable events/compaction)");
+		    rc_tr ? "no trace: sys/kernel/tracing/trace not readable"
+		    : "no compaction events in the trace buffer (enable events/compaction)");
 	}
 	return line;
 }
 
 /* Two columns of counters with their rates. */
-static int draw_counters(struct frame *f, int line)
+static int
+draw_counters(struct frame *f, int line)
 {
 	/* A counter row is 53 columns wide: two side by side need 106. */
-	int colw = f->w >= 106 ? f->w / 2 : f->w;
-	int per_col = colw == f->w ? NCOUNTERS : (NCOUNTERS + 1) / 2;
-	char v[16], r[16];
+	int	colw = f->w >= 106 ? f->w / 2 : f->w;
+	int	per_col = colw == f->w ? NCOUNTERS : (NCOUNTERS + 1) / 2;
+	char	v[16], r[16];
 
 	if (rc_vm < 0) {
 		fr_text(f, line, 0, C_WARN, "proc/vmstat not readable");
 		return line + 1;
 	}
 	for (int i = 0; i < NCOUNTERS; i++) {
-		int col = (i / per_col) * colw, l = line + i % per_col;
+		int	col = (i / per_col) * colw, l = line + i % per_col;
 
 		fmt_count(v, sizeof(v), (double)vals[i]);
 		if (rates[i].valid)
@@ -637,10 +662,11 @@ static int draw_counters(struct frame *f, int line)
 }
 
 /* The whole view. */
-static void compact_draw(struct frame *f)
+static void
+compact_draw(struct frame *f)
 {
-	int line = 0, x;
-	u64 m = vals[4], fs = vals[5];
+	int	line = 0, x;
+	u64	m = vals[4], fs = vals[5];
 
 	if (rc_zi < 0) {
 		fr_text(f, line++, 0, C_WARN, "proc/zoneinfo not readable");
@@ -652,25 +678,25 @@ static void compact_draw(struct frame *f)
 	if (rp.note[0])
 		fr_printf(f, line++, 0, C_WARN, "replay: %s", rp.note);
 	x = fr_printf(f, line, 0, C_DIM, "%s free %s movable %s unmovable %s not read",
-		      glyph("·", "."), glyph("▒", "m"), glyph("█", "U"), "?");
+	    glyph("·", "."), glyph("▒", "m"), glyph("█", "U"), "?");
 	if (!rp.on)
 		x = fr_printf(f, line, x, C_DIM, " %s scanned", glyph("─", "-"));
 	x = fr_text(f, line, x + 2, C_MIGRATE, "M migrate");
 	fr_text(f, line, x + 1, C_FREESCAN, "F free scanner");
 	if (rp.on)
 		fr_printf(f, ++line, 0, C_DIM, "%s scanned  %s pages isolated  %s passed over, "
-			  "not scanned", glyph("─", "-"), glyph("═", "="), glyph("┄", "."));
+		    "not scanned", glyph("─", "-"), glyph("═", "="), glyph("┄", "."));
 	line += 2;
 	if (fs)
 		fr_printf(f, line, 0, C_TITLE, "scan efficiency %.1f%% (%llu migrate / %llu free scanned)",
-			  100.0 * (double)m / (double)fs, m, fs);
+		    100.0 * (double)m / (double)fs, m, fs);
 	else
 		fr_text(f, line, 0, C_TITLE, "scan efficiency - (no free pages scanned yet)");
 	if (eff_interval >= 0)
 		fr_printf(f, line + 1, 2, C_NORM, "last interval %.1f%%", 100 * eff_interval);
 	else
 		fr_text(f, line + 1, 2, C_DIM, eff_interval == -2 ? "last interval: nothing scanned"
-								   : "last interval: -");
+		    : "last interval: -");
 	line = draw_counters(f, line + 2) + 1;
 	fr_printf(f, line++, 0, C_TITLE, "%-9s", "order");
 	for (int o = 0; o < 11; o++)
@@ -680,7 +706,7 @@ static void compact_draw(struct frame *f)
 
 		for (int o = 0; o < ef.zone[i].norders; o++)
 			x = fr_printf(f, line, x, ef.zone[i].milli[o] > 500 ? C_WARN : C_NORM,
-				      " %5.2f", ef.zone[i].milli[o] / 1000.0);
+			    " %5.2f", ef.zone[i].milli[o] / 1000.0);
 		fr_printf(f, line, x + 1, C_DIM, "%s", ef.zone[i].name);
 		line++;
 	}
@@ -697,10 +723,11 @@ static void compact_draw(struct frame *f)
 }
 
 /* R replays; while replaying . , p space { } < > ( ) move through it. */
-static int compact_key(int ch)
+static int
+compact_key(int ch)
 {
-	const struct crun *r;
-	const char *e;
+	const struct crun	*r;
+	const char		*e;
 
 	if (ch == 'R') {
 		rp.note[0] = '\0';

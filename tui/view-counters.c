@@ -75,7 +75,8 @@ static u64 switches_rose_by;
 static double data_now;
 
 /* Nothing to set up before the first update. */
-static void counters_init(void)
+static void
+counters_init(void)
 {
 	procs = xcalloc(MAX_PROCS, sizeof(*procs));
 }
@@ -87,13 +88,14 @@ struct scan_arg {
 };
 
 /* Directory callback: keep numeric entries with their statm resident. */
-static void add_pid(const char *name, void *arg)
+static void
+add_pid(const char *name, void *arg)
 {
-	struct scan_arg *a = arg;
-	char rel[64];
-	struct statm sm;
-	char *end;
-	long pid = strtol(name, &end, 10);
+	struct scan_arg	*a = arg;
+	char		 rel[64];
+	struct statm	 sm;
+	char		*end;
+	long		 pid = strtol(name, &end, 10);
 
 	if (*end || pid <= 0 || a->n >= (int)(sizeof(a->all) / sizeof(a->all[0])))
 		return;
@@ -107,9 +109,10 @@ static void add_pid(const char *name, void *arg)
 }
 
 /* Larger resident first, then lower pid. */
-static int by_rss(const void *x, const void *y)
+static int
+by_rss(const void *x, const void *y)
 {
-	const struct proc_row *a = x, *b = y;
+	const struct proc_row	*a = x, *b = y;
 
 	if (a->resident != b->resident)
 		return a->resident < b->resident ? 1 : -1;
@@ -118,9 +121,10 @@ static int by_rss(const void *x, const void *y)
 
 /* The remembered mode of pid, or a new slot for it (the least recently
  * seen one when all are taken). */
-static struct mode_seen *seen_of(int pid)
+static struct mode_seen *
+seen_of(int pid)
 {
-	struct mode_seen *old = NULL;
+	struct mode_seen	*old = NULL;
 
 	for (int i = 0; i < nseen; i++) {
 		if (seen[i].pid == pid)
@@ -136,9 +140,10 @@ static struct mode_seen *seen_of(int pid)
 }
 
 /* Remember pid's reported mode; a change from a known mode is a switch. */
-static void note_mode(int pid, const char *mode, double now)
+static void
+note_mode(int pid, const char *mode, double now)
 {
-	struct mode_seen *m = seen_of(pid);
+	struct mode_seen	*m = seen_of(pid);
 
 	if (m->mode[0] && strcmp(m->mode, mode) != 0)
 		m->changed_at = now;
@@ -147,7 +152,8 @@ static void note_mode(int pid, const char *mode, double now)
 }
 
 /* Whether pid's mode changed less than MARK_MS before now. */
-static bool mode_switched(int pid, double now)
+static bool
+mode_switched(int pid, double now)
 {
 	for (int i = 0; i < nseen; i++)
 		if (seen[i].pid == pid)
@@ -156,13 +162,14 @@ static bool mode_switched(int pid, double now)
 }
 
 /* Re-read the status of procs[i]; returns whether it could be read. */
-static bool read_status(struct source *src, int i, double now)
+static bool
+read_status(struct source *src, int i, double now)
 {
-	char path[64];
+	char	path[64];
 
 	snprintf(path, sizeof(path), "proc/%d/status", procs[i].pid);
 	procs[i].have_status = source_read(src, path, &fbuf) == 0 &&
-		parse_pidstatus(fbuf.p, fbuf.len, &procs[i].st) == 0;
+	    parse_pidstatus(fbuf.p, fbuf.len, &procs[i].st) == 0;
 	if (procs[i].have_status && procs[i].st.mode[0]) {
 		any_mode = true;
 		note_mode(procs[i].pid, procs[i].st.mode, now);
@@ -176,15 +183,16 @@ static bool read_status(struct source *src, int i, double now)
  * f1a7941243c1, "mm: convert mm's rss stats into percpu_counter"), atomic
  * counters with per-thread caches before.
  */
-static void read_release(struct source *src)
+static void
+read_release(struct source *src)
 {
 	have_rel = source_read(src, "proc/sys/kernel/osrelease", &fbuf) == 0 &&
-		parse_osrelease(fbuf.p, fbuf.len, &osrel) == 0;
+	    parse_osrelease(fbuf.p, fbuf.len, &osrel) == 0;
 	if (!have_rel)
 		implied[0] = '\0';
 	else
 		snprintf(implied, sizeof(implied), "%s",
-			 osrel.major > 6 || (osrel.major == 6 && osrel.minor >= 2) ? "percpu" : "atomic");
+		    osrel.major > 6 || (osrel.major == 6 && osrel.minor >= 2) ? "percpu" : "atomic");
 }
 
 /*
@@ -192,10 +200,11 @@ static void read_release(struct source *src)
  * than RANK_EVERY_MS after the last ranking (and without a jump in time),
  * refresh only the status of the largest PROCS_EVERY_FRAME.
  */
-static void read_procs(struct source *src, double now, bool jumped)
+static void
+read_procs(struct source *src, double now, bool jumped)
 {
-	static struct scan_arg a;
-	static double last_rank = -1e18;
+	static struct scan_arg	a;
+	static double		last_rank = -1e18;
 
 	if (jumped)
 		nseen = 0;
@@ -220,9 +229,10 @@ static void read_procs(struct source *src, double now, bool jumped)
 }
 
 /* Sum of a counter over zones (zone counters) or nodes (node counters). */
-static u64 zone_sum(const char *name, bool zone)
+static u64
+zone_sum(const char *name, bool zone)
 {
-	u64 sum = 0;
+	u64	sum = 0;
 
 	for (int i = 0; i < zi.nzones; i++)
 		sum += kv_val(zone ? &zi.zone[i].stats : &zi.zone[i].node_stats, name);
@@ -230,9 +240,10 @@ static u64 zone_sum(const char *name, bool zone)
 }
 
 /* Largest possible unfolded per-cpu delta of a zone counter. */
-static u64 drift_bound(void)
+static u64
+drift_bound(void)
 {
-	u64 b = 0;
+	u64	b = 0;
 
 	for (int i = 0; i < zi.nzones; i++)
 		for (int c = 0; c < zi.zone[i].ncpus; c++)
@@ -241,7 +252,8 @@ static u64 drift_bound(void)
 }
 
 /* Read vmstat, zoneinfo and the processes. */
-static void counters_update(struct ctx *c)
+static void
+counters_update(struct ctx *c)
 {
 	rc_vm = source_read(c->src, "proc/vmstat", &fbuf);
 	if (rc_vm == 0)
@@ -256,8 +268,8 @@ static void counters_update(struct ctx *c)
 	for (int i = 0; i < NGCS; i++)
 		rate_feed(&grates[i], kv_val(&vs.kv, gcs[i].name), c->now_ms, c->jumped || rc_vm);
 	if (rc_vm == 0) {
-		u64 n;
-		bool have = kv_get(&vs.kv, "rss_percpu_switch", &n);
+		u64	n;
+		bool	have = kv_get(&vs.kv, "rss_percpu_switch", &n);
 
 		if (c->jumped || !have)
 			switches_rose_at = 0;
@@ -273,47 +285,48 @@ static void counters_update(struct ctx *c)
 }
 
 /* Process table then global counters. */
-static void counters_draw(struct frame *f)
+static void
+counters_draw(struct frame *f)
 {
-	int line = 0, x;
-	char r[16];
+	int	line = 0, x;
+	char	r[16];
 
 	fr_printf(f, line++, 0, C_TITLE, "mm rss counters (kB)  %d processes with memory, largest first",
-		  nprocs_all);
+	    nprocs_all);
 	fr_printf(f, line++, 0, C_DIM, "%6s %-12s %3s %8s %8s %7s %6s %8s %5s %s", "pid", "name",
-		  "thr", "RssAnon", "RssFile", "RssShmem", "Swap", "statm", "gap", "mode");
+	    "thr", "RssAnon", "RssFile", "RssShmem", "Swap", "statm", "gap", "mode");
 	if (rc_proc < 0)
 		fr_text(f, line++, 0, C_WARN, "proc: not listable");
 	for (int i = 0; i < nprocs; i++) {
-		const struct proc_row *p = &procs[i];
-		const struct pidstatus *s = &p->st;
-		long long gap = (long long)(s->rss_anon + s->rss_file + s->rss_shmem) -
-				(long long)p->resident * 4;
+		const struct proc_row	*p = &procs[i];
+		const struct pidstatus	*s = &p->st;
+		long long		 gap = (long long)(s->rss_anon + s->rss_file + s->rss_shmem) -
+		    (long long)p->resident * 4;
 
 		if (!p->have_status) {
 			fr_printf(f, line++, 0, C_DIM, "%6d (status not readable)", p->pid);
 			continue;
 		}
 		x = fr_printf(f, line, 0, C_NORM, "%6d %-12.12s %3d %8llu %8llu %7llu %6llu %8llu %+5lld ",
-				  p->pid, s->name, s->threads, s->rss_anon, s->rss_file, s->rss_shmem,
-				  s->vm_swap, p->resident * 4, gap);
+		    p->pid, s->name, s->threads, s->rss_anon, s->rss_file, s->rss_shmem,
+		    s->vm_swap, p->resident * 4, gap);
 
 		if (s->mode[0] && mode_switched(p->pid, data_now))
 			fr_printf(f, line, x, C_MARK, ">%s", s->mode);
 		else
 			fr_text(f, line, x, s->mode[0] || implied[0] ? C_NORM : C_DIM,
-				s->mode[0] ? s->mode : implied[0] ? implied : "-");
+			    s->mode[0] ? s->mode : implied[0] ? implied : "-");
 		line++;
 	}
 	if (any_mode && have_switches)
 		x = fr_printf(f, line, 0, C_DIM, "mode: from status; >: switched < %d s ago; rss_percpu_switch %llu",
-			      MARK_MS / 1000, switches);
+		    MARK_MS / 1000, switches);
 	else if (any_mode)
 		x = fr_printf(f, line, 0, C_DIM, "mode: from status; >: switched < %d s ago", MARK_MS / 1000);
 	else if (implied[0])
 		x = fr_printf(f, line, 0, C_DIM, "mode: implied by Linux %d.%d (%s).  gap = status - statm",
-			      osrel.major, osrel.minor,
-			      strcmp(implied, "percpu") ? "atomic before 6.2" : "percpu since 6.2");
+		    osrel.major, osrel.minor,
+		    strcmp(implied, "percpu") ? "atomic before 6.2" : "percpu since 6.2");
 	else
 		x = fr_text(f, line, 0, C_DIM, "mode: not exposed by this kernel.  gap = status - statm resident");
 	if (have_switches && switches_rose_at > 0 && data_now - switches_rose_at < MARK_MS)
@@ -321,16 +334,16 @@ static void counters_draw(struct frame *f)
 	line++;
 	line++;
 	fr_printf(f, line++, 0, C_TITLE, "vmstat vs zoneinfo (pages), %d cpus; bound = stat threshold x cpus",
-		  ncpus);
+	    ncpus);
 	if (rc_vm < 0 || rc_zi < 0) {
 		fr_text(f, line++, 0, C_WARN, rc_vm < 0 ? "proc/vmstat not readable"
-							: "proc/zoneinfo not readable");
+		    : "proc/zoneinfo not readable");
 		return;
 	}
 	fr_printf(f, line++, 0, C_DIM, "%-24s %11s %11s %8s %8s %10s", "counter", "vmstat",
-		  "zones/nodes", "diff", "+-bound", "rate/s");
+	    "zones/nodes", "diff", "+-bound", "rate/s");
 	for (int i = 0; i < NGCS; i++) {
-		u64 g, zs = zone_sum(gcs[i].name, gcs[i].zone);
+		u64	g, zs = zone_sum(gcs[i].name, gcs[i].zone);
 
 		if (!kv_get(&vs.kv, gcs[i].name, &g))
 			continue;
@@ -339,12 +352,13 @@ static void counters_draw(struct frame *f)
 		else
 			snprintf(r, sizeof(r), "-");
 		fr_printf(f, line++, 0, C_NORM, "%-24s %11llu %11llu %+8lld %8llu %10s", gcs[i].name,
-			  g, zs, (long long)g - (long long)zs, gcs[i].zone ? drift_bound() : 0ULL, r);
+		    g, zs, (long long)g - (long long)zs, gcs[i].zone ? drift_bound() : 0ULL, r);
 	}
 }
 
 /* No keys of its own. */
-static int counters_key(int ch)
+static int
+counters_key(int ch)
 {
 	return 0;
 }

@@ -20,19 +20,22 @@ static const char *const global_keys[][2] = {
 };
 
 /* Nothing to set up. */
-static void help_init(void)
+static void
+help_init(void)
 {
 }
 
 /* Help reads no files. */
-static void help_update(struct ctx *c)
+static void
+help_update(struct ctx *c)
 {
 }
 
 /* Key table, then per-view keys. */
-static void help_draw(struct frame *f)
+static void
+help_draw(struct frame *f)
 {
-	int line = 0;
+	int	line = 0;
 
 	fr_text(f, line++, 0, C_TITLE, "umkit-tui: what the Linux memory manager does, from /proc and /sys");
 	line++;
@@ -44,13 +47,13 @@ static void help_draw(struct frame *f)
 	line++;
 	fr_text(f, line++, 0, C_TITLE, "Views");
 	for (int i = 0; i < ndata_views; i++) {
-		const char *h = data_views[i]->help;
+		const char	*h = data_views[i]->help;
 
 		fr_printf(f, line, 2, C_MARK, "%d %-12s", i + 1, data_views[i]->name);
 		/* the first line says what it shows, the others list its keys */
 		for (int first = 1;; first = 0) {
-			const char *nl = strchr(h, '\n');
-			char one[160];
+			const char	*nl = strchr(h, '\n');
+			char		 one[160];
 
 			snprintf(one, sizeof(one), "%.*s", nl ? (int)(nl - h) : (int)strlen(h), h);
 			fr_text(f, line++, 17, first ? C_NORM : C_DIM, one);
@@ -65,7 +68,8 @@ static void help_draw(struct frame *f)
 }
 
 /* No keys of its own. */
-static int help_key(int ch)
+static int
+help_key(int ch)
 {
 	return 0;
 }

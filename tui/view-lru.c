@@ -24,12 +24,14 @@ static char enabled[24], min_ttl[24];
 static double now;
 
 /* Nothing to set up before the first update. */
-static void lru_init(void)
+static void
+lru_init(void)
 {
 }
 
 /* Read one short sysfs value, without its newline. */
-static void read_value(struct source *src, const char *rel, char *out, size_t n)
+static void
+read_value(struct source *src, const char *rel, char *out, size_t n)
 {
 	if (source_read(src, rel, &fbuf) < 0) {
 		snprintf(out, n, "n/a");
@@ -40,13 +42,14 @@ static void read_value(struct source *src, const char *rel, char *out, size_t n)
 }
 
 /* Read and parse lru_gen(_full); compare seqs with the previous sample. */
-static void lru_update(struct ctx *c)
+static void
+lru_update(struct ctx *c)
 {
 	now = c->now_ms;
 	read_value(c->src, "sys/kernel/mm/lru_gen/enabled", enabled, sizeof(enabled));
 	read_value(c->src, "sys/kernel/mm/lru_gen/min_ttl_ms", min_ttl, sizeof(min_ttl));
 	rc = source_read(c->src, tiers ? "sys/kernel/debug/lru_gen_full" :
-			 "sys/kernel/debug/lru_gen", &fbuf);
+	    "sys/kernel/debug/lru_gen", &fbuf);
 	if (rc < 0) {
 		lg.n = 0;
 		return;
@@ -58,9 +61,10 @@ static void lru_update(struct ctx *c)
 }
 
 /* Describe the enabled bits (multigen_lru.rst). */
-static const char *enabled_words(void)
+static const char *
+enabled_words(void)
 {
-	unsigned long v = strtoul(enabled, NULL, 0);
+	unsigned long	v = strtoul(enabled, NULL, 0);
 
 	if (!strcmp(enabled, "n/a"))
 		return "";
@@ -72,7 +76,8 @@ static const char *enabled_words(void)
 }
 
 /* Milliseconds as "850ms", "12.3s", "4.5m". */
-static void fmt_age(char *out, size_t n, u64 ms)
+static void
+fmt_age(char *out, size_t n, u64 ms)
 {
 	if (ms < 1000)
 		snprintf(out, n, "%llums", ms);
@@ -83,20 +88,22 @@ static void fmt_age(char *out, size_t n, u64 ms)
 }
 
 /* Tier rows under a generation (lru_gen_full). */
-static int draw_tiers(struct frame *f, int line, const struct lg_gen *g)
+static int
+draw_tiers(struct frame *f, int line, const struct lg_gen *g)
 {
 	for (int t = 0; t < g->ntiers; t++) {
-		const struct lg_tier *tr = &g->tier[t];
-		int x = fr_printf(f, line, 4, C_DIM, "tier %d", tr->tier);
+		const struct lg_tier	*tr = &g->tier[t];
+		int			 x = fr_printf(f, line, 4, C_DIM,
+		    "tier %d", tr->tier);
 
 		for (int ty = 0; ty < 2; ty++) {
 			x = fr_text(f, line, x + 2, ty ? C_FILE : C_ANON, ty ? "file" : "anon");
 			if (tr->mark[ty][0] == 'R')
 				x = fr_printf(f, line, x + 1, C_NORM, "avg refaulted %-6llu total %-7llu",
-					      tr->v[ty][0], tr->v[ty][1]);
+				    tr->v[ty][0], tr->v[ty][1]);
 			else if (tr->mark[ty][0] == 'r')
 				x = fr_printf(f, line, x + 1, C_NORM, "refaulted %-6llu evicted %-6llu protected %-6llu",
-					      tr->v[ty][0], tr->v[ty][1], tr->v[ty][2]);
+				    tr->v[ty][0], tr->v[ty][1], tr->v[ty][2]);
 			else
 				x = fr_text(f, line, x + 1, C_DIM, "-");
 		}
@@ -106,17 +113,21 @@ static int draw_tiers(struct frame *f, int line, const struct lg_gen *g)
 }
 
 /* One lruvec: header, then a row per generation with bars and history. */
-static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
-		       const struct lg_node *nd)
+static int
+draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
+    const struct lg_node *nd)
 {
-	static const struct lh_vec none;
-	const struct lh_vec *h = lruhist_find(&hist, m->id, nd->nid);
-	bool wide = f->w >= 120;
-	int hw = wide ? 24 : 10, nw = wide ? 14 : 7;	/* history, numbers */
-	int bw = (f->w - 5 - 8 - 10 - 2 * (nw + 2) - hw - 1) / 2;
-	double max = 1;
-	char a[16], b[16];
-	int x;
+	static const struct lh_vec	 none;
+	const struct lh_vec		*h = lruhist_find(&hist, m->id,
+	    nd->nid);
+	bool				 wide = f->w >= 120;
+	int				 hw = wide ? 24 : 10,
+	    nw = wide ? 14 : 7;				/* history, numbers */
+	int				 bw =
+	    (f->w - 5 - 8 - 10 - 2 * (nw + 2) - hw - 1) / 2;
+	double				 max = 1;
+	char				 a[16], b[16];
+	int				 x;
 
 	if (!h)
 		h = &none;
@@ -127,22 +138,23 @@ static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
 			if ((double)nd->gen[i].pages[t] > max)
 				max = (double)nd->gen[i].pages[t];
 	x = fr_printf(f, line, 0, C_TITLE, "memcg %llu %s  node %d", m->id,
-		      m->path[0] ? m->path : "(root)", nd->nid);
+	    m->path[0] ? m->path : "(root)", nd->nid);
 	if (nd->ngens)
 		x = fr_printf(f, line, x + 2, C_NORM, "gens %llu..%llu",
-			      nd->gen[0].seq, nd->gen[nd->ngens - 1].seq);
+		    nd->gen[0].seq, nd->gen[nd->ngens - 1].seq);
 	x = fr_printf(f, line, x + 2, C_DIM, "agings seen %ld, evictions %ld",
-		      h->agings, h->evictions);
+	    h->agings, h->evictions);
 	line++;
 	fr_printf(f, line, 0, C_DIM, "%5s %7s %-9s %-*s %-*s %s", "seq", "age", "",
-		  bw + nw + 1, "anon pages", bw + nw + 1, "file pages", "history");
+	    bw + nw + 1, "anon pages", bw + nw + 1, "file pages", "history");
 	line++;
 	for (int i = 0; i < nd->ngens; i++) {
-		const struct lg_gen *g = &nd->gen[i];
-		bool young = i == nd->ngens - 1, old = i == 0;
-		bool mark_new = young && lh_recent(h->aged_at, h->agings, now, MARK_MS);
-		bool mark_old = old && lh_recent(h->evicted_at, h->evictions, now, MARK_MS);
-		int col = 23;
+		const struct lg_gen	*g = &nd->gen[i];
+		bool			 young = i == nd->ngens - 1,
+		    old = i == 0;
+		bool			 mark_new = young && lh_recent(h->aged_at, h->agings, now, MARK_MS);
+		bool			 mark_old = old && lh_recent(h->evicted_at, h->evictions, now, MARK_MS);
+		int			 col = 23;
 
 		fr_printf(f, line, 0, mark_new || mark_old ? C_MARK : C_NORM, "%5llu", g->seq);
 		fmt_age(a, sizeof(a), g->age_ms);
@@ -152,16 +164,16 @@ static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
 		else if (mark_old)
 			fr_printf(f, line, 14, C_MARK, "evict +%d", h->evicted_by);
 		for (int t = 0; t < 2; t++) {
-			int attr = g->gone[t] ? C_DIM : t ? C_FILE : C_ANON;
+			int	attr = g->gone[t] ? C_DIM : t ? C_FILE : C_ANON;
 
 			fr_bar(f, line, col, bw, (double)g->pages[t] / max, attr);
 			if (wide) {
 				fmt_pages(b, sizeof(b), (double)g->pages[t]);
 				fr_printf(f, line, col + bw + 1, g->gone[t] ? C_DIM : C_NORM,
-					  "%7llu %6s", g->pages[t], b);
+				    "%7llu %6s", g->pages[t], b);
 			} else {
 				fr_printf(f, line, col + bw + 1, g->gone[t] ? C_DIM : C_NORM,
-					  "%7llu", g->pages[t]);
+				    "%7llu", g->pages[t]);
 			}
 			col += bw + nw + 2;
 		}
@@ -174,20 +186,21 @@ static int draw_lruvec(struct frame *f, int line, const struct lg_memcg *m,
 }
 
 /* The whole view. */
-static void lru_draw(struct frame *f)
+static void
+lru_draw(struct frame *f)
 {
-	int line = 0;
+	int	line = 0;
 
 	fr_printf(f, line, 0, C_NORM, "enabled %s %s  min_ttl_ms %s  tiers %s [t]",
-		  enabled, enabled_words(), min_ttl, tiers ? "on" : "off");
+	    enabled, enabled_words(), min_ttl, tiers ? "on" : "off");
 	line += 2;
 	if (rc < 0) {
 		fr_printf(f, line, 0, C_WARN, "%s: %s",
-			  tiers ? "sys/kernel/debug/lru_gen_full" : "sys/kernel/debug/lru_gen",
-			  strerror(-rc));
+		    tiers ? "sys/kernel/debug/lru_gen_full" : "sys/kernel/debug/lru_gen",
+		    strerror(-rc));
 		if (rc == -ENOENT)
 			fr_text(f, line + 1, 0, C_DIM,
-				"(needs CONFIG_LRU_GEN and debugfs at sys/kernel/debug)");
+			    "(needs CONFIG_LRU_GEN and debugfs at sys/kernel/debug)");
 		return;
 	}
 	if (lg.err[0]) {
@@ -200,7 +213,8 @@ static void lru_draw(struct frame *f)
 }
 
 /* 't' toggles tier statistics (reads lru_gen_full). */
-static int lru_key(int ch)
+static int
+lru_key(int ch)
 {
 	if (ch == 't') {
 		tiers = !tiers;

@@ -83,6 +83,7 @@ throughput(int k)
 	    k, k > 1 ? "s" : "", k * N / (dt / 1e6), errs);
 }
 
+/* Boot KERNEL and INITRD on a socketpair, then time requests over the link. */
 int
 main(int argc, char **argv)
 {

@@ -12,11 +12,12 @@ static struct trace tr;
 static struct cruns rs;
 
 /* KEY=N from the fragment workload's report line. */
-static u64 report(const char *key)
+static u64
+report(const char *key)
 {
-	size_t len, k = strlen(key);
-	char *b = fixture("compact/fragment.out", &len), *p = b;
-	u64 v = 0;
+	size_t	 len, k = strlen(key);
+	char	*b = fixture("compact/fragment.out", &len), *p = b;
+	u64	 v = 0;
 
 	b = realloc(b, len + 1);
 	b[len] = '\0';
@@ -32,18 +33,21 @@ static u64 report(const char *key)
 }
 
 /* Parse a trace given as text. */
-static void parse(const char *text)
+static void
+parse(const char *text)
 {
 	assert_int_equal(parse_trace(text, strlen(text), &tr), 0);
 }
 
 /* The captured run: one, whole, its totals the workload's own. */
-static void test_fixture_totals(void **st)
+static void
+test_fixture_totals(void **st)
 {
-	size_t len;
-	char *b = fixture("compact/sys/kernel/tracing/trace", &len);
-	struct cstate s;
-	const struct crun *r;
+	size_t			 len;
+	char			*b = fixture("compact/sys/kernel/tracing/trace",
+	    &len);
+	struct cstate		 s;
+	const struct crun	*r;
 
 	assert_int_equal(parse_trace(b, len, &tr), 0);
 	free(b);
@@ -75,13 +79,14 @@ static void test_fixture_totals(void **st)
 
 /* Step by step: counts only grow, the scanners close in block by block,
  * and the blocks they covered never overlap. */
-static void test_fixture_steps(void **st)
+static void
+test_fixture_steps(void **st)
 {
-	size_t len;
-	char *b = fixture("compact/sys/kernel/tracing/trace", &len);
-	unsigned char blk[64];
-	struct cstate prev, s;
-	int n;
+	size_t		 len;
+	char		*b = fixture("compact/sys/kernel/tracing/trace", &len);
+	unsigned char	 blk[64];
+	struct cstate	 prev, s;
+	int		 n;
 
 	assert_int_equal(parse_trace(b, len, &tr), 0);
 	free(b);
@@ -104,7 +109,7 @@ static void test_fixture_steps(void **st)
 		assert_true(s.ts_last >= prev.ts_last);
 		for (int k = 0; k < 64; k++)
 			assert_false((blk[k] & (CB_MIG | CB_MIG_TAKEN)) &&
-				     (blk[k] & (CB_FREE | CB_FREE_TAKEN)));
+			    (blk[k] & (CB_FREE | CB_FREE_TAKEN)));
 		prev = s;
 	}
 	/* the first migrate block was scanned (1024 pages) with nothing to
@@ -120,11 +125,12 @@ static void test_fixture_steps(void **st)
 }
 
 /* The first captured trace ticks in jiffies: one run all the same. */
-static void test_guest_fixture(void **st)
+static void
+test_guest_fixture(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/sys/kernel/tracing/trace", &len);
-	struct cstate s;
+	size_t		 len;
+	char		*b = fixture("guest/sys/kernel/tracing/trace", &len);
+	struct cstate	 s;
 
 	assert_int_equal(parse_trace(b, len, &tr), 0);
 	free(b);
@@ -141,23 +147,24 @@ static void test_guest_fixture(void **st)
 /* Two tasks compacting at once, one twice: each event goes to its task's
  * run; a begin without an end is cut by the next begin; events before
  * any begin of their task, and other events, belong to no run. */
-static void test_interleaved(void **st)
+static void
+test_interleaved(void **st)
 {
-	struct cstate s;
+	struct cstate	s;
 
 	parse(
-	"  sh-30 [000] ..... 1.000000: mm_compaction_isolate_migratepages: range=(0x0 ~ 0x400) nr_scanned=1024 nr_taken=5\n"
-	"  sh-10 [000] ..... 1.000100: mm_compaction_begin: zone_start=0x0 migrate_pfn=0x0 free_pfn=0xfc00 zone_end=0x10000, mode=sync\n"
-	"  kcompactd0-20 [001] ..... 1.000200: mm_compaction_begin: zone_start=0x10000 migrate_pfn=0x10000 free_pfn=0x1fc00 zone_end=0x20000, mode=async\n"
-	"  sh-10 [000] ..... 1.000300: mm_compaction_isolate_migratepages: range=(0x0 ~ 0x200) nr_scanned=512 nr_taken=32\n"
-	"  kcompactd0-20 [001] ..... 1.000400: mm_compaction_isolate_migratepages: range=(0x10000 ~ 0x10400) nr_scanned=1024 nr_taken=64\n"
-	"  sh-10 [000] ..... 1.000500: mm_compaction_finished: node=0 zone=Normal   order=-1 ret=continue\n"
-	"  kcompactd0-20 [001] ..... 1.000600: mm_compaction_migratepages: nr_migrated=60 nr_failed=4\n"
-	"  sh-10 [000] ..... 1.000700: mm_compaction_migratepages: nr_migrated=30 nr_failed=2\n"
-	"  sh-10 [000] ..... 1.000800: mm_compaction_end: zone_start=0x0 migrate_pfn=0x200 free_pfn=0xfc00 zone_end=0x10000, mode=sync status=partial_skipped\n"
-	"  sh-10 [000] ..... 1.000900: mm_compaction_begin: zone_start=0x0 migrate_pfn=0x200 free_pfn=0xfc00 zone_end=0x10000, mode=sync\n"
-	"  sh-10 [000] ..... 1.001000: mm_compaction_begin: zone_start=0x0 migrate_pfn=0x400 free_pfn=0xf800 zone_end=0x10000, mode=sync\n"
-	"  sh-10 [000] ..... 1.001100: mm_compaction_isolate_freepages: range=(0xf800 ~ 0xfc00) nr_scanned=1024 nr_taken=16\n");
+	    "  sh-30 [000] ..... 1.000000: mm_compaction_isolate_migratepages: range=(0x0 ~ 0x400) nr_scanned=1024 nr_taken=5\n"
+	    "  sh-10 [000] ..... 1.000100: mm_compaction_begin: zone_start=0x0 migrate_pfn=0x0 free_pfn=0xfc00 zone_end=0x10000, mode=sync\n"
+	    "  kcompactd0-20 [001] ..... 1.000200: mm_compaction_begin: zone_start=0x10000 migrate_pfn=0x10000 free_pfn=0x1fc00 zone_end=0x20000, mode=async\n"
+	    "  sh-10 [000] ..... 1.000300: mm_compaction_isolate_migratepages: range=(0x0 ~ 0x200) nr_scanned=512 nr_taken=32\n"
+	    "  kcompactd0-20 [001] ..... 1.000400: mm_compaction_isolate_migratepages: range=(0x10000 ~ 0x10400) nr_scanned=1024 nr_taken=64\n"
+	    "  sh-10 [000] ..... 1.000500: mm_compaction_finished: node=0 zone=Normal   order=-1 ret=continue\n"
+	    "  kcompactd0-20 [001] ..... 1.000600: mm_compaction_migratepages: nr_migrated=60 nr_failed=4\n"
+	    "  sh-10 [000] ..... 1.000700: mm_compaction_migratepages: nr_migrated=30 nr_failed=2\n"
+	    "  sh-10 [000] ..... 1.000800: mm_compaction_end: zone_start=0x0 migrate_pfn=0x200 free_pfn=0xfc00 zone_end=0x10000, mode=sync status=partial_skipped\n"
+	    "  sh-10 [000] ..... 1.000900: mm_compaction_begin: zone_start=0x0 migrate_pfn=0x200 free_pfn=0xfc00 zone_end=0x10000, mode=sync\n"
+	    "  sh-10 [000] ..... 1.001000: mm_compaction_begin: zone_start=0x0 migrate_pfn=0x400 free_pfn=0xf800 zone_end=0x10000, mode=sync\n"
+	    "  sh-10 [000] ..... 1.001100: mm_compaction_isolate_freepages: range=(0xf800 ~ 0xfc00) nr_scanned=1024 nr_taken=16\n");
 	assert_int_equal(cruns_find(&tr, &rs), 4);
 	/* run 0: sh-10's first, its migratepages and not kcompactd's */
 	assert_int_equal(rs.run[0].pid, 10);
@@ -193,13 +200,14 @@ static void test_interleaved(void **st)
 }
 
 /* Without a readable pid, the cpu keeps tasks apart. */
-static void test_no_pid(void **st)
+static void
+test_no_pid(void **st)
 {
 	parse(
-	"  kworker [001] ..... 2.000000: mm_compaction_begin: zone_start=0x0 migrate_pfn=0x0 free_pfn=0xfc00 zone_end=0x10000, mode=sync\n"
-	"  kworker [000] ..... 2.000001: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n"
-	"  kworker [001] ..... 2.000002: mm_compaction_migratepages: nr_migrated=2 nr_failed=0\n"
-	"  kworker [001] ..... 2.000003: mm_compaction_end: zone_start=0x0 migrate_pfn=0x0 free_pfn=0xfc00 zone_end=0x10000, mode=sync status=complete\n");
+	    "  kworker [001] ..... 2.000000: mm_compaction_begin: zone_start=0x0 migrate_pfn=0x0 free_pfn=0xfc00 zone_end=0x10000, mode=sync\n"
+	    "  kworker [000] ..... 2.000001: mm_compaction_migratepages: nr_migrated=1 nr_failed=0\n"
+	    "  kworker [001] ..... 2.000002: mm_compaction_migratepages: nr_migrated=2 nr_failed=0\n"
+	    "  kworker [001] ..... 2.000003: mm_compaction_end: zone_start=0x0 migrate_pfn=0x0 free_pfn=0xfc00 zone_end=0x10000, mode=sync status=complete\n");
 	assert_int_equal(tr.ev[0].pid, -1);
 	assert_int_equal(cruns_find(&tr, &rs), 1);
 	assert_int_equal(rs.run[0].nev, 3);
@@ -208,10 +216,11 @@ static void test_no_pid(void **st)
 }
 
 /* Block marks at the zone's edges and for ranges that scanned nothing. */
-static void test_blocks(void **st)
+static void
+test_blocks(void **st)
 {
-	unsigned char blk[4];
-	struct tev e = { .type = TEV_ISO_MIGRATE, .a = 0x100, .b = 0x1400, .c = 10, .d = 0 };
+	unsigned char	blk[4];
+	struct tev	e = { .type = TEV_ISO_MIGRATE, .a = 0x100, .b = 0x1400, .c = 10, .d = 0 };
 
 	memset(blk, 0, sizeof(blk));
 	/* zone from 0x1000, blocks of 0x400: the range starts before the
@@ -243,11 +252,12 @@ static void test_blocks(void **st)
 }
 
 /* fast_isolate_freepages counts but leaves the free scanner where it is. */
-static void test_fast_free(void **st)
+static void
+test_fast_free(void **st)
 {
-	struct cstate s = { 0 };
-	struct tev b = { .type = TEV_BEGIN, .a = 0, .b = 0, .c = 0xfc00, .d = 0x10000 };
-	struct tev f = { .type = TEV_ISO_FAST_FREE, .a = 0x3000, .b = 0x3400, .c = 7, .d = 6 };
+	struct cstate	s = { 0 };
+	struct tev	b = { .type = TEV_BEGIN, .a = 0, .b = 0, .c = 0xfc00, .d = 0x10000 };
+	struct tev	f = { .type = TEV_ISO_FAST_FREE, .a = 0x3000, .b = 0x3400, .c = 7, .d = 6 };
 
 	cstate_apply(&s, &b);
 	cstate_apply(&s, &f);
@@ -257,7 +267,9 @@ static void test_fast_free(void **st)
 	(void)st;
 }
 
-int main(void)
+/* Run the comprun tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_totals),
@@ -268,7 +280,7 @@ int main(void)
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_fast_free),
 	};
-	int r = cmocka_run_group_tests_name("comprun", tests, NULL, NULL);
+	int	r = cmocka_run_group_tests_name("comprun", tests, NULL, NULL);
 
 	trace_free(&tr);
 	cruns_free(&rs);

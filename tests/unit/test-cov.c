@@ -23,9 +23,9 @@
 static void
 test_fixture_hunks(void **state)
 {
-	char		*p = read_text(FIX "/cov.patch");
-	char		*d[1] = { p };
-	struct cov_hunks h;
+	char			*p = read_text(FIX "/cov.patch");
+	char			*d[1] = { p };
+	struct cov_hunks	 h;
 
 	(void)state;
 	assert_non_null(p);
@@ -58,7 +58,7 @@ test_series_renumber(void **state)
 		"--- a/f.c\n+++ b/f.c\n@@ -1,0 +2,3 @@\n+x\n+y\n+z\n"
 		"@@ -11,2 +14,1 @@\n new1\n-new2\n",
 	};
-	struct cov_hunks h;
+	struct cov_hunks	h;
 
 	(void)state;
 	cov_hunks(&h, d, 2);
@@ -85,7 +85,7 @@ test_new_and_deleted(void **state)
 		"--- /dev/null\n+++ b/mm/new.c\n@@ -0,0 +1,2 @@\n+int a;\n+int b;\n"
 		"--- a/mm/old.c\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-x\n",
 	};
-	struct cov_hunks h;
+	struct cov_hunks	h;
 
 	(void)state;
 	cov_hunks(&h, d, 1);
@@ -134,11 +134,11 @@ test_parse_gcov(void **state)
 static void
 test_judge(void **state)
 {
-	struct cov	 c;
-	struct cov_hres	 r;
-	int		 lines[3] = { 3, 4, 5 };
-	struct cov_hunk	 h = { .file = "mm/x.c", .lines = lines, .nlines = 3 },
-			 o = { .file = "mm/other.c", .lines = lines, .nlines = 3 };
+	struct cov	c;
+	struct cov_hres	r;
+	int		lines[3] = { 3, 4, 5 };
+	struct cov_hunk	h = { .file = "mm/x.c", .lines = lines, .nlines = 3 },
+	    o = { .file = "mm/other.c", .lines = lines, .nlines = 3 };
 
 	(void)state;
 	cov_init(&c);
@@ -164,7 +164,7 @@ test_header_off(void **state)
 		"--- a/f.c\n+++ b/f.c\n@@ -10,2 +10,3 @@\n a\n+n1\n b\n"
 		"@@ -20,2 +99,3 @@\n c\n+n2\n d\n",
 	};
-	struct cov_hunks h;
+	struct cov_hunks	h;
 
 	(void)state;
 	cov_hunks(&h, d, 1);
@@ -174,6 +174,7 @@ test_header_off(void **state)
 	cov_hunks_free(&h);
 }
 
+/* Run the coverage tests. */
 int
 main(void)
 {

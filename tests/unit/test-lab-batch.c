@@ -179,6 +179,7 @@ teardown(void **st)
 	return 0;
 }
 
+/* Run the lab batch runner tests. */
 int
 main(void)
 {

@@ -156,12 +156,12 @@ test_errors(void **state)
 static void
 test_let(void **state)
 {
-	static const char t[] = "title T\nstep a A\nmark m\n"
+	static const char	 t[] = "title T\nstep a A\nmark m\n"
 	    "let d = delta(vmstat.a, m)\nlet dd = d * 2\n"
 	    "check dd / d == 2\nshow {{dd}} and vmstat.d\n";
-	char		*errs;
-	struct lab	*l = parse(t, &errs);
-	struct lcond	*c;
+	char			*errs;
+	struct lab		*l = parse(t, &errs);
+	struct lcond		*c;
 
 	(void)state;
 	assert_string_equal(errs, "");
@@ -183,12 +183,12 @@ test_let(void **state)
 static void
 test_skeleton(void **state)
 {
-	static const char sol[] =
+	static const char	sol[] =
 	    "int a;\n\t/* TODO-BEGIN: write b */\n\tb = 1;\n\t/* TODO-END */\nint c;\n";
-	static const char fn[] =
+	static const char	fn[] =
 	    "/* f() does things */\nstatic int f(int x,\n\t     int y)\n{\n\treturn x + y;\n}\n"
 	    "\nint g(void);\nint h(void)\n{\n\treturn f(1, 2);\n}\n";
-	char	err[256], *sk;
+	char			err[256], *sk;
 
 	(void)state;
 	sk = ex_skeleton(sol, err, sizeof err);
@@ -229,8 +229,9 @@ test_many_errors(void **state)
 static void
 test_nul(void **state)
 {
-	static const char t[] = "title T\nstep a A\ncheck 1 == 1\0 junk\n";
-	char	*errs;
+	static const char	 t[] =
+	    "title T\nstep a A\ncheck 1 == 1\0 junk\n";
+	char			*errs;
 
 	(void)state;
 	assert_null(lab_parse("t.lab", t, sizeof t - 1, NULL, &errs));
@@ -428,6 +429,7 @@ test_shipped(void **state)
 	}
 }
 
+/* Run the lab file tests. */
 int
 main(void)
 {

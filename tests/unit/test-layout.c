@@ -248,6 +248,7 @@ test_umkit_top(void **st)
 	free(exe);
 }
 
+/* Run the kit layout tests. */
 int
 main(void)
 {

@@ -98,9 +98,9 @@ put_file(const char *path, const void *data, size_t len, mode_t mode)
 static char *
 get_file(const char *path, size_t *len)
 {
-	struct stat	st;
+	struct stat	 st;
 	char		*b;
-	int		fd = open(path, O_RDONLY);
+	int		 fd = open(path, O_RDONLY);
 
 	assert_true(fd >= 0);
 	assert_int_equal(fstat(fd, &st), 0);
@@ -185,9 +185,9 @@ fake_send(struct peer *p, unsigned op, uint32_t id, unsigned flags, int err,
 static void
 fake_hello(struct peer *p, uint32_t version)
 {
-	struct proto_hello h = { version, PROTO_MAX_PAYLOAD, PROTO_MAX_PATH,
-	    PROTO_MAX_ARGC, "fake" };
-	struct pbuf	   pb = { 0 };
+	struct proto_hello	h = { version, PROTO_MAX_PAYLOAD,
+	    PROTO_MAX_PATH, PROTO_MAX_ARGC, "fake" };
+	struct pbuf		pb = { 0 };
 
 	proto_enc_hello(&pb, 0, PF_REPLY | PF_END, &h);
 	assert_int_equal(write(p->fd, pb.data, pb.len), (ssize_t)pb.len);
@@ -198,9 +198,9 @@ fake_hello(struct peer *p, uint32_t version)
 static void
 fake_recv(struct peer *p, struct proto_hdr *h)
 {
-	uint8_t	 hdr[PROTO_HDR_LEN], *pl;
-	size_t	 got = 0;
-	ssize_t	 n;
+	uint8_t	hdr[PROTO_HDR_LEN], *pl;
+	size_t	got = 0;
+	ssize_t	n;
 
 	while (got < PROTO_HDR_LEN) {
 		n = read(p->fd, hdr + got, PROTO_HDR_LEN - got);
@@ -261,6 +261,7 @@ teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* HELLO and PING with the real agent; closing the link ends it cleanly. */
 static void
 test_hello_ping(void **state)
 {
@@ -273,13 +274,14 @@ test_hello_ping(void **state)
 	assert_int_equal(peer_stop(&p), 0);
 }
 
+/* STAT of files, links, directories and bad paths. */
 static void
 test_stat(void **state)
 {
-	struct link_stat ls;
-	struct stat	 st;
-	struct peer	 p;
-	char		 longp[PROTO_MAX_PATH + 8];
+	struct link_stat	ls;
+	struct stat		st;
+	struct peer		p;
+	char			longp[PROTO_MAX_PATH + 8];
 
 	agent_start(&p);
 	assert_int_equal(link_stat(p.l, tp("small"), &ls), 0);
@@ -349,6 +351,7 @@ count_big(const char *name, unsigned type, void *arg)
 	return 0;
 }
 
+/* READDIR: entry types, stopping early, errors, a directory of many frames. */
 static void
 test_readdir(void **state)
 {
@@ -387,6 +390,7 @@ test_readdir(void **state)
 	peer_stop(&p);
 }
 
+/* READLINK: the target, truncated to the buffer, and errors. */
 static void
 test_readlink(void **state)
 {
@@ -406,10 +410,11 @@ test_readlink(void **state)
 	peer_stop(&p);
 }
 
+/* READ: whole files up to the limit, offsets, pipes and procfs. */
 static void
 test_read(void **state)
 {
-	struct peer	p;
+	struct peer	 p;
 	char		*buf, *want;
 	size_t		 wlen;
 	ssize_t		 n;
@@ -473,10 +478,11 @@ test_read(void **state)
 	peer_stop(&p);
 }
 
+/* WRITE: replaces or truncates an existing file, never creates one. */
 static void
 test_write(void **state)
 {
-	struct peer	p;
+	struct peer	 p;
 	char		*buf;
 	void		*big;
 
@@ -525,6 +531,7 @@ run(struct link *l, char *const argv[], int timeout_s, int *status,
 	return rc;
 }
 
+/* EXEC: output, exit status, missing or unrunnable commands, signals. */
 static void
 test_exec(void **state)
 {
@@ -589,14 +596,15 @@ sink_main(void *arg)
 	return NULL;
 }
 
+/* EXEC with 5 MB of output into a pipe: every byte arrives. */
 static void
 test_exec_big_output(void **state)
 {
-	char *const	 a[] = { "head", "-c", "5000000", "/dev/zero", NULL };
-	struct sink	 s = { 0 };
-	struct peer	 p;
-	pthread_t	 t;
-	int		 po[2], st = -1;
+	char *const	a[] = { "head", "-c", "5000000", "/dev/zero", NULL };
+	struct sink	s = { 0 };
+	struct peer	p;
+	pthread_t	t;
+	int		po[2], st = -1;
 
 	agent_start(&p);
 	assert_int_equal(pipe(po), 0);
@@ -643,9 +651,9 @@ static int
 run_in(struct link *l, char *const argv[], int in_fd, int *status,
     char **out, size_t *outlen)
 {
-	struct collect	 c = { 0 };
-	pthread_t	 t;
-	int		 po[2], rc;
+	struct collect	c = { 0 };
+	pthread_t	t;
+	int		po[2], rc;
 
 	assert_int_equal(pipe(po), 0);
 	c.fd = po[0];
@@ -697,6 +705,7 @@ feed_main(void *arg)
 	return NULL;
 }
 
+/* EXEC with stdin: files, pipes, slow and non-reading commands. */
 static void
 test_exec_stdin(void **state)
 {
@@ -789,9 +798,9 @@ test_exec_stdin(void **state)
 static uint8_t *
 fake_recv_pl(struct peer *p, struct proto_hdr *h)
 {
-	uint8_t	 hdr[PROTO_HDR_LEN], *pl;
-	size_t	 got = 0;
-	ssize_t	 n;
+	uint8_t	hdr[PROTO_HDR_LEN], *pl;
+	size_t	got = 0;
+	ssize_t	n;
 
 	while (got < PROTO_HDR_LEN) {
 		n = read(p->fd, hdr + got, PROTO_HDR_LEN - got);
@@ -815,9 +824,9 @@ fake_recv_pl(struct peer *p, struct proto_hdr *h)
 static size_t
 fake_stdin(struct peer *p, uint32_t id, int quiet_ms, int *eof, size_t *cost)
 {
-	struct pollfd	 pfd = { .fd = p->fd, .events = POLLIN };
-	struct proto_hdr h;
-	size_t		 total = 0;
+	struct pollfd		pfd = { .fd = p->fd, .events = POLLIN };
+	struct proto_hdr	h;
+	size_t			total = 0;
 
 	*eof = 0;
 	*cost = 0;
@@ -850,17 +859,18 @@ bg_exec_main(void *arg)
 	return NULL;
 }
 
+/* The host sends stdin within the window a fake agent grants. */
 static void
 test_stdin_window(void **state)
 {
-	struct proto_hdr h;
-	struct bg_exec	 b;
-	struct peer	 p;
-	struct pbuf	 pb = { 0 };
-	pthread_t	 t;
-	uint8_t		*pl;
-	size_t		 got, cost;
-	int		 eof;
+	struct proto_hdr	 h;
+	struct bg_exec		 b;
+	struct peer		 p;
+	struct pbuf		 pb = { 0 };
+	pthread_t		 t;
+	uint8_t			*pl;
+	size_t			 got, cost;
+	int			 eof;
 
 	/* The host sends exactly what the agent grants, no byte more. */
 	free(random_file(tp("in300k"), 300000));
@@ -912,11 +922,11 @@ test_stdin_window(void **state)
 static uint32_t
 raw_until(int fd, unsigned op)
 {
-	struct proto_hdr h;
-	uint8_t		 buf[PROTO_HDR_LEN + 64];
-	size_t		 got;
-	ssize_t		 n;
-	uint32_t	 v = 0;
+	struct proto_hdr	h;
+	uint8_t			buf[PROTO_HDR_LEN + 64];
+	size_t			got;
+	ssize_t			n;
+	uint32_t		v = 0;
 
 	do {
 		for (got = 0; got < PROTO_HDR_LEN; got += (size_t)n)
@@ -984,14 +994,15 @@ raw_refused(pid_t pid, int fd, const char *why)
 	return ok;
 }
 
+/* The agent refuses stdin beyond its window, after EOF or unasked. */
 static void
 test_agent_stdin_rules(void **state)
 {
-	static uint8_t	 data[PROTO_STDIN_WINDOW];
-	char *const	 sleeper[] = { "sleep", "5", NULL };
-	struct pbuf	 pb = { 0 };
-	pid_t		 pid;
-	int		 fd;
+	static uint8_t	data[PROTO_STDIN_WINDOW];
+	char *const	sleeper[] = { "sleep", "5", NULL };
+	struct pbuf	pb = { 0 };
+	pid_t		pid;
+	int		fd;
 
 	/* The whole window at once, header included, granted back... */
 	pid = raw_agent(&fd);
@@ -1038,9 +1049,9 @@ test_agent_stdin_rules(void **state)
 static int
 gone(pid_t pid)
 {
-	char	path[64], buf[256], *rp;
+	char	 path[64], buf[256], *rp;
 	FILE	*f;
-	int	dead = 1;
+	int	 dead = 1;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if ((f = fopen(path, "r")) == NULL)
@@ -1052,16 +1063,17 @@ gone(pid_t pid)
 	return dead;
 }
 
+/* EXEC with a timeout kills the whole process group (status 124). */
 static void
 test_exec_timeout(void **state)
 {
-	char *const	 a1[] = { "sleep", "30", NULL };
-	char *const	 a2[] = { "sh", "-c", "sleep 30 & echo $!; wait", NULL };
-	struct peer	 p;
-	char		 out[256], err[256];
-	long long	 t0, dt;
-	int		 st = -1;
-	pid_t		 bg;
+	char *const	a1[] = { "sleep", "30", NULL };
+	char *const	a2[] = { "sh", "-c", "sleep 30 & echo $!; wait", NULL };
+	struct peer	p;
+	char		out[256], err[256];
+	long long	t0, dt;
+	int		st = -1;
+	pid_t		bg;
 
 	agent_start(&p);
 	t0 = now_ms();
@@ -1140,6 +1152,7 @@ stopper_main(void *arg)
 	return NULL;
 }
 
+/* TRACE of a FIFO: stopped by fn, by EOF or by *stop; errors. */
 static void
 test_trace(void **state)
 {
@@ -1206,11 +1219,11 @@ struct conc {
 static void *
 reader_main(void *arg)
 {
-	struct conc	*c = arg;
-	struct link_stat ls;
-	char		*buf;
-	ssize_t		 n;
-	int		 i, bad = 0;
+	struct conc		*c = arg;
+	struct link_stat	 ls;
+	char			*buf;
+	ssize_t			 n;
+	int			 i, bad = 0;
 
 	for (i = 0; i < c->iters; i++) {
 		n = link_read(c->l, c->path, 0, 0, 1, &buf);
@@ -1240,6 +1253,7 @@ execer_main(void *arg)
 	return NULL;
 }
 
+/* Eight threads reading and one exec at once, over one link. */
 static void
 test_concurrency(void **state)
 {
@@ -1286,24 +1300,25 @@ struct bg_call {
 static void *
 bg_stat(void *arg)
 {
-	struct bg_call	*b = arg;
-	struct link_stat ls;
-	long long	 t0 = now_ms();
+	struct bg_call		*b = arg;
+	struct link_stat	 ls;
+	long long		 t0 = now_ms();
 
 	b->rc = link_stat(b->l, "/x", &ls);
 	b->dt = now_ms() - t0;
 	return NULL;
 }
 
+/* A fake peer's bad frames fail the call, not the program. */
 static void
 test_garbage_from_peer(void **state)
 {
-	struct link_stat ls;
-	struct proto_hdr h;
-	struct bg_call	 b;
-	struct peer	 p;
-	pthread_t	 t;
-	long long	 t0;
+	struct link_stat	ls;
+	struct proto_hdr	h;
+	struct bg_call		b;
+	struct peer		p;
+	pthread_t		t;
+	long long		t0;
 
 	/* Bad magic in the middle of a request. */
 	fake_start(&p);
@@ -1342,8 +1357,8 @@ test_garbage_from_peer(void **state)
 	pthread_create(&t, NULL, bg_stat, &b);
 	fake_recv(&p, &h);
 	{
-		uint8_t	 hdr[PROTO_HDR_LEN];
-		struct pbuf pb = { 0 };
+		uint8_t		hdr[PROTO_HDR_LEN];
+		struct pbuf	pb = { 0 };
 
 		proto_enc_frame(&pb, OP_READ, h.id, PF_REPLY | PF_END, 0,
 		    NULL, 0);
@@ -1372,18 +1387,19 @@ test_garbage_from_peer(void **state)
 	peer_stop(&p);
 }
 
+/* The agent dying or closing the line mid-request fails the call. */
 static void
 test_peer_dies(void **state)
 {
-	char *const	 a[] = { "sleep", "30", NULL };
-	struct link_stat ls;
-	struct peer	 p;
-	struct proto_hdr h;
-	struct bg_call	 b;
-	pthread_t	 t;
-	long long	 t0;
-	int		 st = -1, rc;
-	pid_t		 killer;
+	char *const		a[] = { "sleep", "30", NULL };
+	struct link_stat	ls;
+	struct peer		p;
+	struct proto_hdr	h;
+	struct bg_call		b;
+	pthread_t		t;
+	long long		t0;
+	int			st = -1, rc;
+	pid_t			killer;
 
 	/* The agent is killed while an exec is in flight. */
 	agent_start(&p);
@@ -1416,12 +1432,13 @@ test_peer_dies(void **state)
 	peer_stop(&p);
 }
 
+/* A silent peer: calls time out, quickly while it stays silent. */
 static void
 test_hung_peer(void **state)
 {
-	struct link_stat ls;
-	struct peer	 p;
-	long long	 t0, dt;
+	struct link_stat	ls;
+	struct peer		p;
+	long long		t0, dt;
 
 	/* Never answers: EIO after the default timeout, not later. */
 	fake_start(&p);
@@ -1465,11 +1482,12 @@ test_hung_peer(void **state)
 	peer_stop(&p);
 }
 
+/* An agent of another protocol version is refused (EPROTO). */
 static void
 test_version_mismatch(void **state)
 {
-	struct link_stat ls;
-	struct peer	 p;
+	struct link_stat	ls;
+	struct peer		p;
 
 	fake_start(&p);
 	fake_hello(&p, PROTO_VERSION + 1);
@@ -1479,6 +1497,7 @@ test_version_mismatch(void **state)
 	peer_stop(&p);
 }
 
+/* The real agent exits on garbage and answers bad requests. */
 static void
 test_agent_refuses_garbage(void **state)
 {
@@ -1515,13 +1534,14 @@ test_agent_refuses_garbage(void **state)
 	/* Well framed but undecodable: answered with EINVAL, still alive. */
 	agent_start(&p);
 	{
-		struct link_stat ls;
+		struct link_stat	ls;
 
 		assert_int_equal(link_stat(p.l, "/a\nb", &ls), -ENOENT);
 	}
 	peer_stop(&p);
 }
 
+/* Run the link tests against the agent in a fixture tree. */
 int
 main(void)
 {

@@ -8,32 +8,37 @@
 static struct lrugen lg;
 
 /* Parse a snapshot written as text; it must parse cleanly. */
-static const struct lrugen *snap(const char *text)
+static const struct lrugen *
+snap(const char *text)
 {
 	assert_int_equal(parse_lrugen(text, strlen(text), &lg), 0);
 	return &lg;
 }
 
 /* One memcg 1 on node 0 with generations lo..hi of 100*seq anon pages. */
-static const struct lrugen *gens(unsigned lo, unsigned hi)
+static const struct lrugen *
+gens(unsigned lo, unsigned hi)
 {
-	static char text[1024];
-	int n = snprintf(text, sizeof(text), "memcg     1 /\n node     0\n");
+	static char	text[1024];
+	int		n = snprintf(text, sizeof(text),
+	    "memcg     1 /\n node     0\n");
 
 	for (unsigned s = lo; s <= hi; s++)
 		n += snprintf(text + n, sizeof(text) - (size_t)n,
-			      " %10u %10u %10u %10u\n", s, 1000 * (hi - s), 100 * s, 0);
+		    " %10u %10u %10u %10u\n", s, 1000 * (hi - s), 100 * s, 0);
 	return snap(text);
 }
 
 /* The fixture alone: seqs known, nothing happened yet. */
-static void test_first_snapshot(void **st)
+static void
+test_first_snapshot(void **st)
 {
-	struct lruhist h = { 0 };
-	size_t len;
-	char *b = fixture("guest/sys/kernel/debug/lru_gen", &len);
-	const struct lh_vec *v;
-	struct lh_count c;
+	struct lruhist		 h = { 0 };
+	size_t			 len;
+	char			*b = fixture("guest/sys/kernel/debug/lru_gen",
+	    &len);
+	const struct lh_vec	*v;
+	struct lh_count		 c;
 
 	assert_int_equal(parse_lrugen(b, len, &lg), 0);
 	lruhist_feed(&h, &lg, 1000);
@@ -56,10 +61,11 @@ static void test_first_snapshot(void **st)
 }
 
 /* An aging and an eviction between two snapshots: counted, timed. */
-static void test_age_and_evict(void **st)
+static void
+test_age_and_evict(void **st)
 {
-	struct lruhist h = { 0 };
-	const struct lh_vec *v;
+	struct lruhist		 h = { 0 };
+	const struct lh_vec	*v;
 
 	lruhist_feed(&h, gens(2, 5), 0);
 	lruhist_feed(&h, gens(3, 6), 1000);
@@ -88,9 +94,10 @@ static void test_age_and_evict(void **st)
 }
 
 /* "gone" generations (x marks) do not hold min_seq back. */
-static void test_gone_gens(void **st)
+static void
+test_gone_gens(void **st)
 {
-	struct lruhist h = { 0 };
+	struct lruhist	h = { 0 };
 
 	lruhist_feed(&h, snap("memcg 1 /\n node 0\n 2 9 0x 0x\n 3 9 5 6\n 4 9 1 1\n"), 0);
 	assert_int_equal(lruhist_find(&h, 1, 0)->min_seq, 3);
@@ -102,17 +109,19 @@ static void test_gone_gens(void **st)
 }
 
 /* Counts per memcg, per node and over all; a vanished lruvec keeps its. */
-static void test_many_lruvecs(void **st)
+static void
+test_many_lruvecs(void **st)
 {
-	const char *a =
-		"memcg 1 /\n node 0\n 1 0 1 1\n 2 0 1 1\n node 1\n 5 0 1 1\n 6 0 1 1\n"
-		"memcg 7 /lab\n node 0\n 3 0 1 1\n 4 0 1 1\n";
-	const char *b =
-		"memcg 1 /\n node 0\n 1 0 1 1\n 2 0 1 1\n 3 0 1 1\n node 1\n 6 0 1 1\n 8 0 1 1\n"
-		"memcg 7 /lab\n node 0\n 3 0 1 1\n 4 0 1 1\n 5 0 1 1\n";
-	const char *c = "memcg 1 /\n node 0\n 1 0 1 1\n 2 0 1 1\n 3 0 1 1\n";
-	struct lruhist h = { 0 };
-	struct lh_count k;
+	const char	*a =
+	    "memcg 1 /\n node 0\n 1 0 1 1\n 2 0 1 1\n node 1\n 5 0 1 1\n 6 0 1 1\n"
+	    "memcg 7 /lab\n node 0\n 3 0 1 1\n 4 0 1 1\n";
+	const char	*b =
+	    "memcg 1 /\n node 0\n 1 0 1 1\n 2 0 1 1\n 3 0 1 1\n node 1\n 6 0 1 1\n 8 0 1 1\n"
+	    "memcg 7 /lab\n node 0\n 3 0 1 1\n 4 0 1 1\n 5 0 1 1\n";
+	const char	*c =
+	    "memcg 1 /\n node 0\n 1 0 1 1\n 2 0 1 1\n 3 0 1 1\n";
+	struct lruhist	 h = { 0 };
+	struct lh_count	 k;
 
 	lruhist_feed(&h, snap(a), 0);
 	lruhist_feed(&h, snap(b), 100);
@@ -139,9 +148,10 @@ static void test_many_lruvecs(void **st)
 }
 
 /* A restarted guest (seqs smaller) is a new start; a reset forgets. */
-static void test_restart_and_reset(void **st)
+static void
+test_restart_and_reset(void **st)
 {
-	struct lruhist h = { 0 };
+	struct lruhist	h = { 0 };
 
 	lruhist_feed(&h, gens(10, 13), 0);
 	lruhist_feed(&h, gens(2, 5), 100);
@@ -162,10 +172,11 @@ static void test_restart_and_reset(void **st)
 
 /* Samples follow a generation by seq; a new one starts with one; the
  * oldest samples drop out after LH_SAMPLES. */
-static void test_samples(void **st)
+static void
+test_samples(void **st)
 {
-	struct lruhist h = { 0 };
-	const struct lh_vec *v;
+	struct lruhist		 h = { 0 };
+	const struct lh_vec	*v;
 
 	lruhist_feed(&h, gens(2, 5), 0);
 	lruhist_feed(&h, gens(2, 5), 1);
@@ -186,7 +197,9 @@ static void test_samples(void **st)
 	(void)st;
 }
 
-int main(void)
+/* Run the lruhist tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_snapshot),
@@ -196,7 +209,7 @@ int main(void)
 		cmocka_unit_test(test_restart_and_reset),
 		cmocka_unit_test(test_samples),
 	};
-	int r = cmocka_run_group_tests_name("lruhist", tests, NULL, NULL);
+	int	r = cmocka_run_group_tests_name("lruhist", tests, NULL, NULL);
 
 	lrugen_free(&lg);
 	return r;

@@ -114,9 +114,9 @@ mounted(const char *path)
 static pid_t
 spawn_agent(int *fdp)
 {
-	int	 sv[2];
-	pid_t	 pid;
-	char	 num[16];
+	int	sv[2];
+	pid_t	pid;
+	char	num[16];
 
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
 	    sv), 0);
@@ -493,9 +493,9 @@ reader(void *arg)
 		}
 		lines = 0;
 		for (l = t; *l != '\0'; l = strchr(l, '\n') + 1) {
-			char	name[64];
-			unsigned long long val;
-			char	end;
+			char			name[64];
+			unsigned long long	val;
+			char			end;
 
 			if (strchr(l, '\n') == NULL ||
 			    sscanf(l, "%63s %llu%c", name, &val, &end) != 3 ||
@@ -559,8 +559,8 @@ timed_read(int *err)
 static void
 test_hung_agent(void **st)
 {
-	long long	 ms;
-	int		 err;
+	long long	ms;
+	int		err;
 
 	kill(F.agent, SIGSTOP);
 	ms = timed_read(&err);
@@ -710,6 +710,7 @@ test_bad_allowlist(void **st)
 	(void)st;
 }
 
+/* Run the mirror-host tests. */
 int
 main(void)
 {

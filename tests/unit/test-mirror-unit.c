@@ -244,6 +244,7 @@ test_allow_kit(void **st)
 	(void)st;
 }
 
+/* Run the mirror-unit tests. */
 int
 main(void)
 {

@@ -8,11 +8,12 @@
 /* Adapter for robust_cut(): classify at pfn 0 the pages the input
  * covers, plus three beyond it (which must come back unread); a row per
  * page. */
-static int run(const char *b, size_t n, char *err, struct rows *out)
+static int
+run(const char *b, size_t n, char *err, struct rows *out)
 {
-	size_t np = n / 8, extra = 3;
-	unsigned char *cls = malloc(np + extra);
-	int r = parse_kpageflags(b, n, 0, cls, np + extra, err);
+	size_t		 np = n / 8, extra = 3;
+	unsigned char	*cls = malloc(np + extra);
+	int		 r = parse_kpageflags(b, n, 0, cls, np + extra, err);
 
 	assert_int_equal(r, -1);		/* three pages were not read */
 	for (size_t i = 0; i < extra; i++)
@@ -27,13 +28,14 @@ static int run(const char *b, size_t n, char *err, struct rows *out)
 }
 
 /* The fixture: every page classified, the classes sum up. */
-static void test_fixture(void **st)
+static void
+test_fixture(void **st)
 {
-	size_t len, counts[5] = { 0 };
-	char *b = fixture("guest/proc/kpageflags", &len);
-	size_t np = len / 8;
-	unsigned char *cls = malloc(np);
-	char err[PERR_LEN];
+	size_t		 len, counts[5] = { 0 };
+	char		*b = fixture("guest/proc/kpageflags", &len);
+	size_t		 np = len / 8;
+	unsigned char	*cls = malloc(np);
+	char		 err[PERR_LEN];
 
 	assert_int_equal(len % 8, 0);
 	assert_int_equal(parse_kpageflags(b, len, FX_KPF_FIRST_PFN, cls, np, err), 0);
@@ -50,11 +52,12 @@ static void test_fixture(void **st)
 }
 
 /* A buddy head grows over flag-less, aligned tails only. */
-static void test_buddy(void **st)
+static void
+test_buddy(void **st)
 {
-	unsigned long long f[16] = { 0 };
-	unsigned char cls[18];
-	char err[PERR_LEN];
+	unsigned long long	f[16] = { 0 };
+	unsigned char		cls[18];
+	char			err[PERR_LEN];
 
 	f[0] = B(KPF_BIT_BUDDY);		/* order-2 block 0..3 */
 	f[4] = B(KPF_BIT_LRU);			/* stops growth to 8 */
@@ -82,15 +85,16 @@ static void test_buddy(void **st)
 }
 
 /* Holes, reserved pages, compound tails; a cut entry is reported. */
-static void test_classes(void **st)
+static void
+test_classes(void **st)
 {
 	unsigned long long f[5] = {
 		B(KPF_BIT_NOPAGE), B(KPF_BIT_RESERVED),
 		B(KPF_BIT_ANON) | B(15), B(KPF_BIT_COMPOUND_TAIL), B(KPF_BIT_PGTABLE),
 	};
-	unsigned char cls[5];
-	char err[PERR_LEN];
-	struct kpf_block blk = { .free = 3, .movable = 1 };
+	unsigned char		cls[5];
+	char			err[PERR_LEN];
+	struct kpf_block	blk = { .free = 3, .movable = 1 };
 
 	assert_int_equal(parse_kpageflags((char *)f, sizeof(f), 0, cls, 5, err), 0);
 	assert_int_equal(cls[0], KPC_HOLE);
@@ -112,17 +116,20 @@ static void test_classes(void **st)
 }
 
 /* Every prefix and corrupted copy is handled. */
-static void test_robust(void **st)
+static void
+test_robust(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/proc/kpageflags", &len);
+	size_t	 len;
+	char	*b = fixture("guest/proc/kpageflags", &len);
 
 	robust_cut(b, len < 4096 ? len : 4096, run, NULL, 8);
 	free(b);
 	(void)st;
 }
 
-int main(void)
+/* Run the kpageflags parser tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),

@@ -6,31 +6,33 @@ static struct lrugen lg;
 
 /* Adapter for robust_rows(): in file order, a row per memcg, node,
  * generation and tier. */
-static int run(const char *b, size_t n, char *err, struct rows *out)
+static int
+run(const char *b, size_t n, char *err, struct rows *out)
 {
-	int r = parse_lrugen(b, n, &lg);
+	int	r = parse_lrugen(b, n, &lg);
 
 	memcpy(err, lg.err, PERR_LEN);
 	for (int m = 0; m < lg.n; m++) {
 		rows_add(out, "memcg %llu %s", lg.memcg[m].id, lg.memcg[m].path);
 		for (int k = 0; k < lg.memcg[m].nnodes; k++) {
-			const struct lg_node *nd = &lg.memcg[m].node[k];
+			const struct lg_node	*nd = &lg.memcg[m].node[k];
 
 			rows_add(out, "node %d", nd->nid);
 			for (int i = 0; i < nd->ngens; i++) {
-				const struct lg_gen *g = &nd->gen[i];
+				const struct lg_gen	*g = &nd->gen[i];
 
 				rows_add(out, "gen %llu %llu %llu%s %llu%s", g->seq, g->age_ms,
-					 g->pages[0], g->gone[0] ? "x" : "", g->pages[1],
-					 g->gone[1] ? "x" : "");
+				    g->pages[0], g->gone[0] ? "x" : "", g->pages[1],
+				    g->gone[1] ? "x" : "");
 				for (int t = 0; t < g->ntiers; t++) {
-					const struct lg_tier *tr = &g->tier[t];
+					const struct lg_tier	*tr =
+					    &g->tier[t];
 
 					rows_add(out, "tier %d %llu%c %llu%c %llu%c %llu%c %llu%c %llu%c",
-						 tr->tier, tr->v[0][0], tr->mark[0][0], tr->v[0][1],
-						 tr->mark[0][1], tr->v[0][2], tr->mark[0][2], tr->v[1][0],
-						 tr->mark[1][0], tr->v[1][1], tr->mark[1][1], tr->v[1][2],
-						 tr->mark[1][2]);
+					    tr->tier, tr->v[0][0], tr->mark[0][0], tr->v[0][1],
+					    tr->mark[0][1], tr->v[0][2], tr->mark[0][2], tr->v[1][0],
+					    tr->mark[1][0], tr->v[1][1], tr->mark[1][1], tr->v[1][2],
+					    tr->mark[1][2]);
 				}
 			}
 		}
@@ -39,11 +41,12 @@ static int run(const char *b, size_t n, char *err, struct rows *out)
 }
 
 /* lru_gen: one memcg, node 0, generations min..max with pages. */
-static void test_fixture(void **st)
+static void
+test_fixture(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/sys/kernel/debug/lru_gen", &len);
-	struct lg_node *nd;
+	size_t		 len;
+	char		*b = fixture("guest/sys/kernel/debug/lru_gen", &len);
+	struct lg_node	*nd;
 
 	assert_int_equal(parse_lrugen(b, len, &lg), 0);
 	assert_false(lg.full);
@@ -64,12 +67,14 @@ static void test_fixture(void **st)
 }
 
 /* lru_gen_full: four tier rows per generation; marks kept. */
-static void test_full(void **st)
+static void
+test_full(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/sys/kernel/debug/lru_gen_full", &len);
-	struct lg_node *nd;
-	struct lg_gen *max;
+	size_t		 len;
+	char		*b = fixture("guest/sys/kernel/debug/lru_gen_full",
+	    &len);
+	struct lg_node	*nd;
+	struct lg_gen	*max;
 
 	assert_int_equal(parse_lrugen(b, len, &lg), 0);
 	assert_true(lg.full);
@@ -86,16 +91,17 @@ static void test_full(void **st)
 }
 
 /* A walk-stats row (kernels with ARCH_HAS_HW_PTE_YOUNG) is recognised. */
-static void test_walk_rows(void **st)
+static void
+test_walk_rows(void **st)
 {
-	const char in[] =
-		"memcg     0 \n node     0\n"
-		"          5       1000          1           2 \n"
-		"                               0          1r          2e          3p          4r          5e          6p\n"
-		"                               1          0r          0e          0p          0r          0e          0p\n"
-		"                               2          0r          0e          0p          0r          0e          0p\n"
-		"                               3          0r          0e          0p          0r          0e          0p\n"
-		"                               0T          0Y          0F          0A\n";
+	const char	in[] =
+	    "memcg     0 \n node     0\n"
+	    "          5       1000          1           2 \n"
+	    "                               0          1r          2e          3p          4r          5e          6p\n"
+	    "                               1          0r          0e          0p          0r          0e          0p\n"
+	    "                               2          0r          0e          0p          0r          0e          0p\n"
+	    "                               3          0r          0e          0p          0r          0e          0p\n"
+	    "                               0T          0Y          0F          0A\n";
 
 	assert_int_equal(parse_lrugen(in, sizeof(in) - 1, &lg), 0);
 	assert_int_equal(lg.mmstat_rows, 1);
@@ -105,13 +111,14 @@ static void test_walk_rows(void **st)
 }
 
 /* Broken structure is named with its line. */
-static void test_broken(void **st)
+static void
+test_broken(void **st)
 {
-	const char a[] = " node 0\n";
-	const char c[] = "memcg 1 /\n node 0\n 1 2 3\n";
-	const char d[] = "memcg 1 /\n node 0\n          3       8120       2011";
-	const char e[] = "memcg 1 /\n node 0\n 1 2 3 4\n 2 2 3 4\n 3 2 3 4\n 4 2 3 4\n"
-			 " 5 2 3 4\n 6 2 3 4\n 7 2 3 4\n 8 2 3 4\n 9 2 3 4\n";
+	const char	a[] = " node 0\n";
+	const char	c[] = "memcg 1 /\n node 0\n 1 2 3\n";
+	const char	d[] = "memcg 1 /\n node 0\n          3       8120       2011";
+	const char	e[] = "memcg 1 /\n node 0\n 1 2 3 4\n 2 2 3 4\n 3 2 3 4\n 4 2 3 4\n"
+	    " 5 2 3 4\n 6 2 3 4\n 7 2 3 4\n 8 2 3 4\n 9 2 3 4\n";
 
 	assert_int_equal(parse_lrugen(a, sizeof(a) - 1, &lg), -1);
 	assert_string_equal(lg.err, "line 1: node before memcg");
@@ -127,14 +134,17 @@ static void test_broken(void **st)
 }
 
 /* Every prefix and corrupted copy of both files is handled. */
-static void test_robust(void **st)
+static void
+test_robust(void **st)
 {
 	robust_fixture("guest/sys/kernel/debug/lru_gen_full", SIZE_MAX, run, nonblank_line);
 	robust_fixture("guest/sys/kernel/debug/lru_gen", SIZE_MAX, run, nonblank_line);
 	(void)st;
 }
 
-int main(void)
+/* Run the lru_gen parser tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
@@ -143,7 +153,8 @@ int main(void)
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_robust),
 	};
-	int r = cmocka_run_group_tests_name("parse-lrugen", tests, NULL, NULL);
+	int	r = cmocka_run_group_tests_name("parse-lrugen", tests, NULL,
+	    NULL);
 
 	lrugen_free(&lg);
 	return r;

@@ -5,9 +5,10 @@
 static struct meminfo mi;
 
 /* Adapter for robust_rows(): one row per field. */
-static int run(const char *b, size_t n, char *err, struct rows *out)
+static int
+run(const char *b, size_t n, char *err, struct rows *out)
 {
-	int r = parse_meminfo(b, n, &mi);
+	int	r = parse_meminfo(b, n, &mi);
 
 	memcpy(err, mi.err, PERR_LEN);
 	for (int i = 0; i < mi.kv.n; i++)
@@ -16,27 +17,29 @@ static int run(const char *b, size_t n, char *err, struct rows *out)
 }
 
 /* Adapter for robust_rows(): a row per line present. */
-static int run_psi(const char *b, size_t n, char *err, struct rows *out)
+static int
+run_psi(const char *b, size_t n, char *err, struct rows *out)
 {
-	struct psi p;
-	int r = parse_psi(b, n, &p);
+	struct psi	p;
+	int		r = parse_psi(b, n, &p);
 
 	for (int i = 0; i < 2; i++) {
-		const struct psi_line *l = i ? &p.full : &p.some;
+		const struct psi_line	*l = i ? &p.full : &p.some;
 
 		if (l->present)
 			rows_add(out, "%s %.2f %.2f %.2f %llu", i ? "full" : "some", l->avg10,
-				 l->avg60, l->avg300, l->total_us);
+			    l->avg60, l->avg300, l->total_us);
 	}
 	memcpy(err, p.err, PERR_LEN);
 	return r;
 }
 
 /* The captured meminfo parses completely. */
-static void test_fixture(void **st)
+static void
+test_fixture(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/proc/meminfo", &len);
+	size_t	 len;
+	char	*b = fixture("guest/proc/meminfo", &len);
 
 	assert_int_equal(parse_meminfo(b, len, &mi), 0);
 	assert_string_equal(mi.kv.v[0].name, "MemTotal");
@@ -48,9 +51,10 @@ static void test_fixture(void **st)
 }
 
 /* Lines without a colon or with a wrong unit are named. */
-static void test_broken(void **st)
+static void
+test_broken(void **st)
 {
-	const char in[] = "MemTotal:  100 kB\nMemFree  5 kB\nCached: 3 MB\nHugePages_Total:  0\n";
+	const char	in[] = "MemTotal:  100 kB\nMemFree  5 kB\nCached: 3 MB\nHugePages_Total:  0\n";
 
 	assert_int_equal(parse_meminfo(in, sizeof(in) - 1, &mi), -1);
 	assert_string_equal(mi.err, "line 2: expected 'Name: value [kB]' in meminfo");
@@ -60,11 +64,12 @@ static void test_broken(void **st)
 }
 
 /* PSI: the guest file, and malformed lines. */
-static void test_psi(void **st)
+static void
+test_psi(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/proc/pressure/memory", &len);
-	struct psi p;
+	size_t		 len;
+	char		*b = fixture("guest/proc/pressure/memory", &len);
+	struct psi	 p;
 
 	assert_int_equal(parse_psi(b, len, &p), 0);
 	assert_true(p.some.present && p.full.present);
@@ -77,13 +82,16 @@ static void test_psi(void **st)
 }
 
 /* Every prefix and corrupted copy is handled. */
-static void test_robust(void **st)
+static void
+test_robust(void **st)
 {
 	robust_fixture("guest/proc/meminfo", SIZE_MAX, run, nonblank_line);
 	(void)st;
 }
 
-int main(void)
+/* Run the meminfo parser tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
@@ -91,7 +99,8 @@ int main(void)
 		cmocka_unit_test(test_psi),
 		cmocka_unit_test(test_robust),
 	};
-	int r = cmocka_run_group_tests_name("parse-meminfo", tests, NULL, NULL);
+	int	r = cmocka_run_group_tests_name("parse-meminfo", tests, NULL,
+	    NULL);
 
 	kv_free(&mi.kv);
 	return r;

@@ -3,10 +3,11 @@
 #include "tui-fixture.h"
 
 /* Adapter for robust_rows(): a row per field that is set. */
-static int run_status(const char *b, size_t n, char *err, struct rows *out)
+static int
+run_status(const char *b, size_t n, char *err, struct rows *out)
 {
-	struct pidstatus ps;
-	int r = parse_pidstatus(b, n, &ps);
+	struct pidstatus	ps;
+	int			r = parse_pidstatus(b, n, &ps);
 	const struct { const char *k; u64 v; } f[] = {
 		{ "Pid", (u64)ps.pid }, { "Threads", (u64)ps.threads },
 		{ "VmRSS", ps.vm_rss }, { "RssAnon", ps.rss_anon },
@@ -26,24 +27,26 @@ static int run_status(const char *b, size_t n, char *err, struct rows *out)
 }
 
 /* Adapter for robust_rows(): the cpu line, then a row per cpuN line. */
-static int run_stat(const char *b, size_t n, char *err, struct rows *out)
+static int
+run_stat(const char *b, size_t n, char *err, struct rows *out)
 {
-	struct cpustat cs;
-	int r = parse_cpustat(b, n, &cs);
+	struct cpustat	cs;
+	int		r = parse_cpustat(b, n, &cs);
 
 	memcpy(err, cs.err, PERR_LEN);
 	rows_add(out, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", cs.user, cs.nice,
-		 cs.system, cs.idle, cs.iowait, cs.irq, cs.softirq, cs.steal);
+	    cs.system, cs.idle, cs.iowait, cs.irq, cs.softirq, cs.steal);
 	for (int i = 0; i < cs.ncpus; i++)
 		rows_add(out, "cpuN");
 	return r;
 }
 
 /* Adapter for robust_rows(): major and minor, on success. */
-static int run_osrelease(const char *b, size_t n, char *err, struct rows *out)
+static int
+run_osrelease(const char *b, size_t n, char *err, struct rows *out)
 {
-	struct osrelease o;
-	int r = parse_osrelease(b, n, &o);
+	struct osrelease	o;
+	int			r = parse_osrelease(b, n, &o);
 
 	memcpy(err, o.err, PERR_LEN);
 	if (r == 0)
@@ -52,26 +55,28 @@ static int run_osrelease(const char *b, size_t n, char *err, struct rows *out)
 }
 
 /* Adapter for robust_rows(): the seven numbers, on success. */
-static int run_statm(const char *b, size_t n, char *err, struct rows *out)
+static int
+run_statm(const char *b, size_t n, char *err, struct rows *out)
 {
-	struct statm sm;
-	int r = parse_statm(b, n, &sm);
+	struct statm	sm;
+	int		r = parse_statm(b, n, &sm);
 
 	memcpy(err, sm.err, PERR_LEN);
 	if (r == 0)
 		rows_add(out, "%llu %llu %llu %llu %llu %llu %llu", sm.size, sm.resident,
-			 sm.shared, sm.text, sm.lib, sm.data, sm.dt);
+		    sm.shared, sm.text, sm.lib, sm.data, sm.dt);
 	return r;
 }
 
 /* Init's status and statm: rss counters in kB and pages. */
-static void test_fixture(void **st)
+static void
+test_fixture(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/proc/1/status", &len);
-	struct pidstatus ps;
-	struct statm sm;
-	struct cpustat cs;
+	size_t			 len;
+	char			*b = fixture("guest/proc/1/status", &len);
+	struct pidstatus	 ps;
+	struct statm		 sm;
+	struct cpustat		 cs;
 
 	assert_int_equal(parse_pidstatus(b, len, &ps), 0);
 	assert_int_equal(ps.pid, 1);
@@ -95,7 +100,7 @@ static void test_fixture(void **st)
 	free(b);
 	b = fixture("guest/proc/sys/kernel/osrelease", &len);
 	{
-		struct osrelease o;
+		struct osrelease	o;
 
 		assert_int_equal(parse_osrelease(b, len, &o), 0);
 		assert_int_equal(o.major, 7);
@@ -107,15 +112,16 @@ static void test_fixture(void **st)
 }
 
 /* Release strings of distribution and development kernels; junk is named. */
-static void test_osrelease(void **st)
+static void
+test_osrelease(void **st)
 {
 	static const struct { const char *s; int major, minor; } good[] = {
 		{ "6.1.0-28-amd64\n", 6, 1 }, { "6.2\n", 6, 2 },
 		{ "7.3.0-rc2+\n", 7, 3 }, { "5.15.0+deb\n", 5, 15 },
 	};
-	static const char *const bad[] = { "", "\n", "linux\n", "6\n", "6.\n", "6.x\n",
-					   "6.1 extra\n", "6.1x\n", "99999.1\n" };
-	struct osrelease o;
+	static const char *const	bad[] = { "", "\n", "linux\n", "6\n", "6.\n", "6.x\n",
+	    "6.1 extra\n", "6.1x\n", "99999.1\n" };
+	struct osrelease		o;
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		assert_int_equal(parse_osrelease(good[i].s, strlen(good[i].s), &o), 0);
@@ -130,11 +136,12 @@ static void test_osrelease(void **st)
 }
 
 /* Broken lines are named; a mode line of a variant kernel is kept. */
-static void test_broken(void **st)
+static void
+test_broken(void **st)
 {
-	struct pidstatus ps;
-	struct statm sm;
-	const char a[] = "Name:\tmy prog\nPid:\t42\nRssAnon:\t12\nRssCounterMode:\tatomic\n";
+	struct pidstatus	ps;
+	struct statm		sm;
+	const char		a[] = "Name:\tmy prog\nPid:\t42\nRssAnon:\t12\nRssCounterMode:\tatomic\n";
 
 	assert_int_equal(parse_pidstatus(a, sizeof(a) - 1, &ps), -1);
 	assert_string_equal(ps.err, "line 3: bad RssAnon: line");
@@ -147,7 +154,9 @@ static void test_broken(void **st)
 	(void)st;
 }
 
-int main(void)
+/* Run the proc parsers tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),

@@ -5,9 +5,10 @@
 static struct vmstat vs;
 
 /* Adapter for robust_rows(): one row per counter. */
-static int run(const char *b, size_t n, char *err, struct rows *out)
+static int
+run(const char *b, size_t n, char *err, struct rows *out)
 {
-	int r = parse_vmstat(b, n, &vs);
+	int	r = parse_vmstat(b, n, &vs);
 
 	memcpy(err, vs.err, PERR_LEN);
 	for (int i = 0; i < vs.kv.n; i++)
@@ -16,11 +17,12 @@ static int run(const char *b, size_t n, char *err, struct rows *out)
 }
 
 /* The captured file parses completely and holds the compaction counters. */
-static void test_fixture(void **st)
+static void
+test_fixture(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/proc/vmstat", &len);
-	u64 v;
+	size_t	 len;
+	char	*b = fixture("guest/proc/vmstat", &len);
+	u64	 v;
 
 	assert_int_equal(parse_vmstat(b, len, &vs), 0);
 	assert_string_equal(vs.err, "");
@@ -36,9 +38,11 @@ static void test_fixture(void **st)
 }
 
 /* Malformed lines are skipped and named; good lines are kept. */
-static void test_broken(void **st)
+static void
+test_broken(void **st)
 {
-	const char in[] = "nr_free_pages 10\nbogus\nnr_x 12abc\npgfault 7\n";
+	const char	in[] =
+	    "nr_free_pages 10\nbogus\nnr_x 12abc\npgfault 7\n";
 
 	assert_int_equal(parse_vmstat(in, sizeof(in) - 1, &vs), -1);
 	assert_string_equal(vs.err, "line 2: expected 'name value' in vmstat");
@@ -53,20 +57,24 @@ static void test_broken(void **st)
 }
 
 /* Every prefix and corrupted copy is handled. */
-static void test_robust(void **st)
+static void
+test_robust(void **st)
 {
 	robust_fixture("guest/proc/vmstat", SIZE_MAX, run, nonblank_line);
 	(void)st;
 }
 
-int main(void)
+/* Run the vmstat parser tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_robust),
 	};
-	int r = cmocka_run_group_tests_name("parse-vmstat", tests, NULL, NULL);
+	int	r = cmocka_run_group_tests_name("parse-vmstat", tests, NULL,
+	    NULL);
 
 	kv_free(&vs.kv);
 	return r;

@@ -6,13 +6,14 @@ static struct zoneinfo zi;
 
 /* Adapter for robust_rows(): per zone its header, the fields that are
  * set, every counter, each cpu's pageset values and start_pfn. */
-static int run(const char *b, size_t n, char *err, struct rows *out)
+static int
+run(const char *b, size_t n, char *err, struct rows *out)
 {
-	int r = parse_zoneinfo(b, n, &zi);
+	int	r = parse_zoneinfo(b, n, &zi);
 
 	memcpy(err, zi.err, PERR_LEN);
 	for (int i = 0; i < zi.nzones; i++) {
-		const struct zi_zone *z = &zi.zone[i];
+		const struct zi_zone	*z = &zi.zone[i];
 		const struct { const char *k; u64 v; } f[] = {
 			{ "free", z->free }, { "boost", z->boost }, { "min", z->min },
 			{ "low", z->low }, { "high", z->high }, { "promo", z->promo },
@@ -28,9 +29,9 @@ static int run(const char *b, size_t n, char *err, struct rows *out)
 			rows_add(out, "%d stat %s %llu", i, z->stats.v[k].name, z->stats.v[k].val);
 		for (int k = 0; k < z->node_stats.n; k++)
 			rows_add(out, "%d node %s %llu", i, z->node_stats.v[k].name,
-				 z->node_stats.v[k].val);
+			    z->node_stats.v[k].val);
 		for (int c = 0; c < z->ncpus; c++) {
-			const struct zi_pcp *pc = &z->pcp[c];
+			const struct zi_pcp	*pc = &z->pcp[c];
 
 			rows_add(out, "%d cpu %d", i, pc->cpu);
 			if (pc->count)
@@ -49,11 +50,12 @@ static int run(const char *b, size_t n, char *err, struct rows *out)
 }
 
 /* Zones, spans, watermarks, per-node and per-zone stats, pagesets. */
-static void test_fixture(void **st)
+static void
+test_fixture(void **st)
 {
-	size_t len;
-	char *b = fixture("guest/proc/zoneinfo", &len);
-	struct zi_zone *z;
+	size_t		 len;
+	char		*b = fixture("guest/proc/zoneinfo", &len);
+	struct zi_zone	*z;
 
 	assert_int_equal(parse_zoneinfo(b, len, &zi), 0);
 	assert_int_equal(zi.nzones, FX_ZI_NZONES);
@@ -79,11 +81,12 @@ static void test_fixture(void **st)
 }
 
 /* Lines outside zones and unknown lines are named. */
-static void test_broken(void **st)
+static void
+test_broken(void **st)
 {
-	const char a[] = "  pages free 5\nNode 0, zone Normal\n  pages free 7\n";
-	const char c[] = "Node 0, zone Normal\n  pages free 7\n  what is this\n";
-	const char d[] = "Node x, zone Normal\n";
+	const char	a[] = "  pages free 5\nNode 0, zone Normal\n  pages free 7\n";
+	const char	c[] = "Node 0, zone Normal\n  pages free 7\n  what is this\n";
+	const char	d[] = "Node x, zone Normal\n";
 
 	assert_int_equal(parse_zoneinfo(a, sizeof(a) - 1, &zi), -1);
 	assert_string_equal(zi.err, "line 1: line outside a zone");
@@ -96,20 +99,23 @@ static void test_broken(void **st)
 }
 
 /* Every prefix and corrupted copy is handled. */
-static void test_robust(void **st)
+static void
+test_robust(void **st)
 {
 	robust_fixture("guest/proc/zoneinfo", SIZE_MAX, run, NULL);
 	(void)st;
 }
 
-int main(void)
+/* Run the zoneinfo parser tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_robust),
 	};
-	int r = cmocka_run_group_tests_name("parse-zoneinfo", tests, NULL, NULL);
+	int	r = cmocka_run_group_tests_name("parse-zoneinfo", tests, NULL, NULL);
 
 	zoneinfo_free(&zi);
 	return r;

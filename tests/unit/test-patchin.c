@@ -95,9 +95,9 @@ t_thread_order(void **state)
 {
 	char		 err[512], *d1 = mkdiff("mm/a.c", "1"), *d2 = mkdiff("mm/b.c", "2");
 	char		*m0 = mkmail("[PATCH 0/2] cover", "no diff"),
-			*m2 = mkmail("[PATCH 2/2] two", d2),
-			*r = mkmail("Re: [PATCH 1/2] one", d2),
-			*m1 = mkmail("[PATCH 1/2] one", d1), *all;
+	    *m2 = mkmail("[PATCH 2/2] two", d2),
+	    *r = mkmail("Re: [PATCH 1/2] one", d2),
+	    *m1 = mkmail("[PATCH 1/2] one", d1), *all;
 	struct pset	 ps;
 
 	all = xasprintf("%s\n%s\n%s\n%s", m0, m2, r, m1);
@@ -225,9 +225,9 @@ t_paths(void **state)
 	    "--- x.c\n+++ x.c\n@@ -1 +1 @@\n-a\n+b\n",
 	    "diff --git a/x b/y\nrename from ../x\nrename to y\n",
 	    NULL };
-	char		 err[512];
-	struct pset	 ps;
-	int		 i;
+	char		err[512];
+	struct pset	ps;
+	int		i;
 
 	for (i = 0; bad[i] != NULL; i++) {
 		assert_int_equal(sel(bad[i], &ps, err), -1);
@@ -245,8 +245,8 @@ t_paths(void **state)
 static void
 t_malformed(void **state)
 {
-	char		 err[512];
-	struct pset	 ps;
+	char		err[512];
+	struct pset	ps;
 
 	assert_int_equal(sel("--- a/mm/a.c\n+++ b/mm/a.c\n@@ -1,3 +1,3 @@\n a\n", &ps, err), -1);
 	assert_non_null(strstr(err, "hunk #1 ends early"));
@@ -259,8 +259,8 @@ t_malformed(void **state)
 static void
 t_write(void **state)
 {
-	char		 err[512], dir[] = "/tmp/test-patchin-XXXXXX", *v, *p, *t;
-	struct pset	 ps;
+	char		err[512], dir[] = "/tmp/test-patchin-XXXXXX", *v, *p, *t;
+	struct pset	ps;
 
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(sel("--- a/mm/a.c\n+++ b/mm/a.c\n@@ -1 +1 @@\n-a\n+b\n", &ps, err), 0);
@@ -285,6 +285,7 @@ t_write(void **state)
 	free(v);
 }
 
+/* Run the patchin tests. */
 int
 main(void)
 {

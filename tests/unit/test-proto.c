@@ -29,8 +29,8 @@ one_frame(const struct pbuf *pb, struct proto_hdr *h)
 static int
 dec_req(const struct pbuf *pb, struct proto_req *r)
 {
-	struct proto_hdr h;
-	const uint8_t	*p = one_frame(pb, &h);
+	struct proto_hdr	 h;
+	const uint8_t		*p = one_frame(pb, &h);
 
 	return proto_dec_request(&h, p, r);
 }
@@ -52,9 +52,9 @@ raw_req(unsigned op, const void *payload, size_t len, struct proto_req *r)
 static int
 raw_reply(unsigned op, unsigned flags, int err, const void *p, size_t len)
 {
-	struct pbuf	 pb = { 0 };
-	struct proto_hdr h;
-	int		 rc;
+	struct pbuf		pb = { 0 };
+	struct proto_hdr	h;
+	int			rc;
 
 	proto_enc_frame(&pb, op, 9, flags, err, p, len);
 	rc = proto_check_reply(&h, one_frame(&pb, &h));
@@ -62,12 +62,13 @@ raw_reply(unsigned op, unsigned flags, int err, const void *p, size_t len)
 	return rc;
 }
 
+/* The frame header: byte layout, and every truncation. */
 static void
 test_header(void **state)
 {
-	struct pbuf	 pb = { 0 };
-	struct proto_hdr h;
-	size_t		 i;
+	struct pbuf		pb = { 0 };
+	struct proto_hdr	h;
+	size_t			i;
 
 	proto_enc_frame(&pb, OP_STDOUT, 0xdeadbeef, PF_REPLY, 0, "abc", 3);
 	/* Byte-exact layout: little-endian, 20-byte header. */
@@ -109,11 +110,12 @@ test_header(void **state)
 	pb_free(&pb);
 }
 
+/* An error reply carries its errno in the header. */
 static void
 test_err_field(void **state)
 {
-	struct pbuf	 pb = { 0 };
-	struct proto_hdr h;
+	struct pbuf		pb = { 0 };
+	struct proto_hdr	h;
 
 	proto_enc_frame(&pb, OP_READ, 1, PF_REPLY | PF_END, ENOENT, NULL, 0);
 	one_frame(&pb, &h);
@@ -122,15 +124,16 @@ test_err_field(void **state)
 	pb_free(&pb);
 }
 
+/* HELLO as reply and request, and its malformed forms. */
 static void
 test_hello(void **state)
 {
-	struct proto_hello a, b;
-	struct proto_req   r;
-	struct pbuf	   pb = { 0 };
-	struct proto_hdr   h;
-	const uint8_t	  *p;
-	uint8_t		   raw[16 + PROTO_NAME_MAX + 1];
+	struct proto_hello	 a, b;
+	struct proto_req	 r;
+	struct pbuf		 pb = { 0 };
+	struct proto_hdr	 h;
+	const uint8_t		*p;
+	uint8_t			 raw[16 + PROTO_NAME_MAX + 1];
 
 	memset(&a, 0, sizeof(a));
 	a.version = PROTO_VERSION;
@@ -172,15 +175,16 @@ test_hello(void **state)
 	assert_int_equal(raw_reply(OP_HELLO, PF_REPLY, 0, raw, 16), -EBADMSG);
 }
 
+/* The requests that carry only a path, and bad paths. */
 static void
 test_path_requests(void **state)
 {
-	static const unsigned ops[] = { OP_STAT, OP_READDIR, OP_READLINK,
+	static const unsigned	 ops[] = { OP_STAT, OP_READDIR, OP_READLINK,
 	    OP_TRACE };
-	struct proto_req r;
-	struct pbuf	 pb = { 0 };
-	char		*longp;
-	size_t		 i;
+	struct proto_req	 r;
+	struct pbuf		 pb = { 0 };
+	char			*longp;
+	size_t			 i;
 
 	for (i = 0; i < 4; i++) {
 		assert_int_equal(proto_enc_path(&pb, ops[i], 42, "/proc/vmstat"),
@@ -218,13 +222,14 @@ test_path_requests(void **state)
 	assert_int_equal(raw_req(OP_READLINK, "/a", 2, &r), 0);
 }
 
+/* READ requests: round trip and truncations. */
 static void
 test_read_request(void **state)
 {
-	struct proto_req r;
-	struct pbuf	 pb = { 0 };
-	struct proto_hdr h;
-	size_t		 n;
+	struct proto_req	r;
+	struct pbuf		pb = { 0 };
+	struct proto_hdr	h;
+	size_t			n;
 
 	assert_int_equal(proto_enc_read(&pb, 3, "/proc/kpageflags",
 	    0x123456789abcULL, 4096, 0), 0);
@@ -239,7 +244,7 @@ test_read_request(void **state)
 	 */
 	one_frame(&pb, &h);
 	for (n = 0; n < h.len; n++) {
-		struct proto_hdr t = h;
+		struct proto_hdr	t = h;
 
 		t.len = (uint32_t)n;
 		assert_int_equal(proto_dec_request(&t,
@@ -255,13 +260,14 @@ test_read_request(void **state)
 	pb_free(&pb);
 }
 
+/* WRITE requests: round trip, empty data, data too big. */
 static void
 test_write_request(void **state)
 {
-	struct proto_req r;
-	struct pbuf	 pb = { 0 };
-	uint8_t		 raw[32];
-	void		*big;
+	struct proto_req	 r;
+	struct pbuf		 pb = { 0 };
+	uint8_t			 raw[32];
+	void			*big;
 
 	assert_int_equal(proto_enc_write(&pb, 4, "/sys/kernel/debug/lru_gen",
 	    "+ 0 0 7\n", 8), 0);
@@ -302,18 +308,19 @@ test_write_request(void **state)
 	assert_int_equal(raw_req(OP_WRITE, raw, 8, &r), -EINVAL);
 }
 
+/* EXEC requests: round trip, truncations, argument limits. */
 static void
 test_exec_request(void **state)
 {
-	char *const	 argv[] = { "sh", "-c", "echo hi", "", NULL };
-	char		*many[PROTO_MAX_ARGC + 2];
-	char *const	 none[] = { NULL };
-	char *const	 empty0[] = { "", NULL };
-	struct proto_req r;
-	struct pbuf	 pb = { 0 };
-	struct proto_hdr h;
-	uint8_t		 raw[64];
-	size_t		 i, n;
+	char *const		 argv[] = { "sh", "-c", "echo hi", "", NULL };
+	char			*many[PROTO_MAX_ARGC + 2];
+	char *const		 none[] = { NULL };
+	char *const		 empty0[] = { "", NULL };
+	struct proto_req	 r;
+	struct pbuf		 pb = { 0 };
+	struct proto_hdr	 h;
+	uint8_t			 raw[64];
+	size_t			 i, n;
 
 	assert_int_equal(proto_enc_exec(&pb, 8, argv, 5, 0), 0);
 	assert_int_equal(dec_req(&pb, &r), 0);
@@ -327,7 +334,7 @@ test_exec_request(void **state)
 	/* Every truncation fails. */
 	one_frame(&pb, &h);
 	for (n = 0; n < h.len; n++) {
-		struct proto_hdr t = h;
+		struct proto_hdr	t = h;
 
 		t.len = (uint32_t)n;
 		assert_int_equal(proto_dec_request(&t,
@@ -367,15 +374,16 @@ test_exec_request(void **state)
 	assert_int_equal(raw_req(OP_EXEC, raw, 9, &r), -EINVAL);
 }
 
+/* STAT replies: round trip and every wrong length. */
 static void
 test_stat_reply(void **state)
 {
-	struct proto_stat a = { 0100644, 1, 0, 0, 123456789012ULL, 42,
+	struct proto_stat	 a = { 0100644, 1, 0, 0, 123456789012ULL, 42,
 	    -5 }, b;
-	struct pbuf	  pb = { 0 };
-	struct proto_hdr  h;
-	const uint8_t	 *p;
-	size_t		  n;
+	struct pbuf		 pb = { 0 };
+	struct proto_hdr	 h;
+	const uint8_t		*p;
+	size_t			 n;
 
 	proto_enc_stat(&pb, 11, &a);
 	p = one_frame(&pb, &h);
@@ -393,17 +401,18 @@ test_stat_reply(void **state)
 	pb_free(&pb);
 }
 
+/* READDIR replies: dirents, prefixes, bad names and offsets. */
 static void
 test_dirents(void **state)
 {
-	static const char *names[] = { "vmstat", "a", "..x", ".hidden" };
-	struct pbuf	 pb = { 0 };
-	struct proto_hdr h;
-	const uint8_t	*p;
-	char		 name[256], n255[256];
-	size_t		 off, i, n, bounds[8], nb = 0;
-	unsigned	 type;
-	size_t		 start;
+	static const char	*names[] = { "vmstat", "a", "..x", ".hidden" };
+	struct pbuf		 pb = { 0 };
+	struct proto_hdr	 h;
+	const uint8_t		*p;
+	char			 name[256], n255[256];
+	size_t			 off, i, n, bounds[8], nb = 0;
+	unsigned		 type;
+	size_t			 start;
 
 	start = proto_frame_begin(&pb, OP_READDIR, 1, PF_REPLY | PF_END, 0);
 	bounds[nb++] = 0;
@@ -431,7 +440,7 @@ test_dirents(void **state)
 
 	/* A prefix is valid exactly when it ends between dirents. */
 	for (n = 0; n <= h.len; n++) {
-		int at_bound = 0;
+		int	at_bound = 0;
 
 		for (i = 0; i < nb; i++)
 			at_bound |= bounds[i] == n;
@@ -461,10 +470,11 @@ test_dirents(void **state)
 	    name, &type), -EBADMSG);
 }
 
+/* Which flags and lengths a reply of each op may have. */
 static void
 test_check_reply(void **state)
 {
-	uint8_t	 v[4];
+	uint8_t	v[4];
 
 	put_le32(v, 137);
 	assert_int_equal(raw_reply(OP_EXIT, PF_REPLY | PF_END, 0, v, 4), 0);
@@ -522,12 +532,13 @@ test_check_reply(void **state)
 	    -EBADMSG);
 }
 
+/* Replies sent as requests, unknown ops, CANCEL. */
 static void
 test_request_misc(void **state)
 {
-	struct proto_req r;
-	struct pbuf	 pb = { 0 };
-	struct proto_hdr h;
+	struct proto_req	r;
+	struct pbuf		pb = { 0 };
+	struct proto_hdr	h;
 
 	/* A reply sent to the agent is garbage; unknown ops get ENOSYS. */
 	proto_enc_frame(&pb, OP_STAT, 1, PF_REPLY, 0, "/x", 2);
@@ -543,14 +554,15 @@ test_request_misc(void **state)
 	assert_int_equal(raw_req(OP_CANCEL, "x", 1, &r), -EINVAL);
 }
 
+/* Frames decoded one after another from a stream, and cut. */
 static void
 test_stream_of_frames(void **state)
 {
-	struct pbuf	 pb = { 0 };
-	struct proto_hdr h;
-	size_t		 off = 0, cut;
-	int		 n = 0, rc;
-	uint8_t		 v[4];
+	struct pbuf		pb = { 0 };
+	struct proto_hdr	h;
+	size_t			off = 0, cut;
+	int			n = 0, rc;
+	uint8_t			v[4];
 
 	proto_enc_frame(&pb, OP_STDOUT, 3, PF_REPLY, 0, "one", 3);
 	proto_enc_frame(&pb, OP_STDERR, 3, PF_REPLY, 0, "two", 3);
@@ -579,17 +591,18 @@ test_stream_of_frames(void **state)
 	pb_free(&pb);
 }
 
+/* The stdin frames: EXEC's flag, STDIN and WINDOW. */
 static void
 test_stdin_frames(void **state)
 {
-	char *const	 argv[] = { "cat", NULL };
-	static uint8_t	 chunk[PROTO_CHUNK + 1];
-	struct proto_req r;
-	struct pbuf	 pb = { 0 };
-	struct proto_hdr h;
-	const uint8_t	*p;
-	uint8_t		 v[4];
-	uint32_t	 got;
+	char *const		 argv[] = { "cat", NULL };
+	static uint8_t		 chunk[PROTO_CHUNK + 1];
+	struct proto_req	 r;
+	struct pbuf		 pb = { 0 };
+	struct proto_hdr	 h;
+	const uint8_t		*p;
+	uint8_t			 v[4];
+	uint32_t		 got;
 
 	/* EXEC asks for a stdin pipe with a header flag; without, none. */
 	assert_int_equal(proto_enc_exec(&pb, 8, argv, 0, PF_STDIN), 0);
@@ -664,6 +677,7 @@ test_stdin_frames(void **state)
 	    -EBADMSG);
 }
 
+/* The names of ops, known and unknown. */
 static void
 test_op_names(void **state)
 {
@@ -679,6 +693,7 @@ test_op_names(void **state)
 	assert_string_equal(proto_op_name(0, tmp, sizeof(tmp)), "op0");
 }
 
+/* Run the frame codec tests. */
 int
 main(void)
 {

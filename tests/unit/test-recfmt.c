@@ -5,16 +5,17 @@
 #include "recfmt.h"
 
 /* A header written is read back the same; the text is what the doc says. */
-static void test_header(void **st)
+static void
+test_header(void **st)
 {
-	struct rec_header h = { .every_ms = 200, .started_unix_ms = 1700000000123 }, g;
-	char text[5000], err[REC_ERR_LEN];
-	int n;
+	struct rec_header	h = { .every_ms = 200, .started_unix_ms = 1700000000123 }, g;
+	char			text[5000], err[REC_ERR_LEN];
+	int			n;
 
 	snprintf(h.source, sizeof(h.source), "/work/run/lab/mnt");
 	n = rec_header_format(text, sizeof(text), &h);
 	assert_string_equal(text, "umkit-recording 1\nsource /work/run/lab/mnt\n"
-			    "every_ms 200\nstarted_unix_ms 1700000000123\n");
+	    "every_ms 200\nstarted_unix_ms 1700000000123\n");
 	assert_int_equal(n, (int)strlen(text));
 	assert_int_equal(rec_header_parse(text, (size_t)n, &g, err, sizeof(err)), 0);
 	assert_int_equal(g.version, 1);
@@ -24,11 +25,12 @@ static void test_header(void **st)
 }
 
 /* Unknown keys are ignored; another version or a bad number is refused. */
-static void test_header_errors(void **st)
+static void
+test_header_errors(void **st)
 {
-	const char later[] = "umkit-recording 1\nsource /x y\ncolour blue\nevery_ms 5\n";
-	struct rec_header g;
-	char err[REC_ERR_LEN];
+	const char		later[] = "umkit-recording 1\nsource /x y\ncolour blue\nevery_ms 5\n";
+	struct rec_header	g;
+	char			err[REC_ERR_LEN];
 
 	assert_int_equal(rec_header_parse(later, sizeof(later) - 1, &g, err, sizeof(err)), 0);
 	assert_string_equal(g.source, "/x y");
@@ -38,23 +40,24 @@ static void test_header_errors(void **st)
 	assert_int_equal(rec_header_parse("", 0, &g, err, sizeof(err)), -1);
 	assert_int_equal(rec_header_parse("umkit-recording 10\n", 19, &g, err, sizeof(err)), -1);
 	assert_int_equal(rec_header_parse("umkit-recording 1\nevery_ms 2x\n", 30, &g, err,
-					  sizeof(err)), -1);
+	    sizeof(err)), -1);
 	assert_string_equal(err, "line 2: bad every_ms");
 }
 
 /* Index lines: six-digit seqs; lines not (yet) whole are not snapshots. */
-static void test_index(void **st)
+static void
+test_index(void **st)
 {
-	struct rec_snap s = { 7, 1700000000000, 1400 }, *v = NULL;
-	const char text[] =
-		"000000 1700000000000 0\n"
-		"junk\n"
-		"1 1700000000200 200\n"		/* seq not six digits */
-		"000002 17000000004OO 400\n"	/* not a number */
-		"000003 1700000000600 600 9\n"	/* four fields */
-		"000004 1700000000800 800\n"
-		"000005 1700000001000 10";	/* being written */
-	char line[96];
+	struct rec_snap	s = { 7, 1700000000000, 1400 }, *v = NULL;
+	const char	text[] =
+	    "000000 1700000000000 0\n"
+	    "junk\n"
+	    "1 1700000000200 200\n"		/* seq not six digits */
+	    "000002 17000000004OO 400\n"	/* not a number */
+	    "000003 1700000000600 600 9\n"	/* four fields */
+	    "000004 1700000000800 800\n"
+	    "000005 1700000001000 10";		/* being written */
+	char		line[96];
 
 	assert_int_equal(rec_index_format(line, sizeof(line), &s), 26);
 	assert_string_equal(line, "000007 1700000000000 1400\n");
@@ -71,9 +74,10 @@ static void test_index(void **st)
 }
 
 /* Snapshot directories and the temporary ones. */
-static void test_snap_names(void **st)
+static void
+test_snap_names(void **st)
 {
-	char rel[64];
+	char	rel[64];
 
 	assert_string_equal(rec_snap_rel(rel, sizeof(rel), 0, false), "snap/000000");
 	assert_string_equal(rec_snap_rel(rel, sizeof(rel), 42, true), "snap/.tmp-000042");
@@ -81,16 +85,17 @@ static void test_snap_names(void **st)
 }
 
 /* The file set: comments and blanks go; bad lines are named. */
-static void test_files(void **st)
+static void
+test_files(void **st)
 {
-	const char good[] = "# a comment\n\nproc/vmstat   # trailing\n\t proc/[0-9]*/status \n"
-			    "sys/kernel/debug/lru_gen\r\n";
-	struct rec_files fs = { 0 };
-	char err[REC_ERR_LEN];
-	unsigned line;
+	const char		good[] = "# a comment\n\nproc/vmstat   # trailing\n\t proc/[0-9]*/status \n"
+	    "sys/kernel/debug/lru_gen\r\n";
+	struct rec_files	fs = { 0 };
+	char			err[REC_ERR_LEN];
+	unsigned		line;
 
 	assert_int_equal(rec_files_parse(good, sizeof(good) - 1, &fs, &line, err,
-					 sizeof(err)), 0);
+	    sizeof(err)), 0);
 	assert_int_equal(fs.n, 3);
 	assert_string_equal(fs.pat[1], "proc/[0-9]*/status");
 	assert_true(rec_files_has(&fs, "proc/vmstat"));
@@ -103,7 +108,7 @@ static void test_files(void **st)
 	rec_files_free(&fs);
 
 	assert_int_equal(rec_files_parse("proc/a\n/etc/passwd\n", 19, &fs, &line, err,
-					 sizeof(err)), -1);
+	    sizeof(err)), -1);
 	assert_int_equal(line, 2);
 	assert_string_equal(err, "absolute path (patterns are relative to the root): /etc/passwd");
 	assert_int_equal(fs.n, 1);
@@ -118,12 +123,13 @@ static void test_files(void **st)
 }
 
 /* The kit's own file set parses and holds what the TUI starts with. */
-static void test_record_files(void **st)
+static void
+test_record_files(void **st)
 {
-	struct rec_files fs = { 0 };
-	char err[REC_ERR_LEN], *text;
-	unsigned line;
-	size_t len;
+	struct rec_files	fs = { 0 };
+	char			err[REC_ERR_LEN], *text;
+	unsigned		line;
+	size_t			len;
 
 	text = top_file("uml/link/record.files", &len);
 	assert_int_equal(rec_files_parse(text, len, &fs, &line, err, sizeof(err)), 0);
@@ -133,7 +139,9 @@ static void test_record_files(void **st)
 	free(text);
 }
 
-int main(void)
+/* Run the recording format tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header),

@@ -303,6 +303,7 @@ test_bad_files(void **st)
 	(void)st;
 }
 
+/* Run the record tests. */
 int
 main(void)
 {

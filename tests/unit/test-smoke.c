@@ -215,6 +215,7 @@ test_run_hash_only(void **st)
 	smoke_free(&s);
 }
 
+/* Run the smoke engine tests. */
 int
 main(void)
 {

@@ -12,10 +12,11 @@ static char root[64];		/* a tree built by setup() */
 static char fx[1024];		/* the fixture root */
 
 /* Write root/rel, making its directories. */
-static void put(const char *rel, const char *text)
+static void
+put(const char *rel, const char *text)
 {
-	char path[512], *s;
-	FILE *f;
+	char	 path[512], *s;
+	FILE	*f;
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	for (s = path + strlen(root) + 1; (s = strchr(s, '/')); s++) {
@@ -30,9 +31,10 @@ static void put(const char *rel, const char *text)
 }
 
 /* The fixture root and a tree with what the fixture lacks. */
-static int setup(void **st)
+static int
+setup(void **st)
 {
-	const char *top = getenv("UMKIT_TOP");
+	const char	*top = getenv("UMKIT_TOP");
 
 	snprintf(fx, sizeof(fx), "%s/tests/fixtures/guest", top ? top : ".");
 	snprintf(root, sizeof(root), "/tmp/umkit-values-XXXXXX");
@@ -54,9 +56,10 @@ static int setup(void **st)
 }
 
 /* Remove the tree. */
-static int teardown(void **st)
+static int
+teardown(void **st)
 {
-	char cmd[128];
+	char	cmd[128];
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
@@ -65,10 +68,11 @@ static int teardown(void **st)
 }
 
 /* The value of spec under dir; the test fails on an error. */
-static double val(const char *dir, const char *spec)
+static double
+val(const char *dir, const char *spec)
 {
-	char err[VALUE_ERR_LEN] = "";
-	double v = -12345;
+	char	err[VALUE_ERR_LEN] = "";
+	double	v = -12345;
 
 	if (values_read(dir, spec, &v, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
@@ -76,10 +80,11 @@ static double val(const char *dir, const char *spec)
 }
 
 /* The error of spec under dir; the test fails when it reads a value. */
-static const char *error(const char *dir, const char *spec)
+static const char *
+error(const char *dir, const char *spec)
 {
-	static char err[VALUE_ERR_LEN];
-	double v;
+	static char	err[VALUE_ERR_LEN];
+	double		v;
 
 	err[0] = '\0';
 	if (values_read(dir, spec, &v, err, sizeof(err)) == 0)
@@ -88,7 +93,8 @@ static const char *error(const char *dir, const char *spec)
 }
 
 /* One value of each source, as the fixture's files print them. */
-static void test_fixture_values(void **st)
+static void
+test_fixture_values(void **st)
 {
 	assert_true(val(fx, "vmstat.compact_migrate_scanned") == FX_MIGRATE_SCANNED);
 	assert_true(val(fx, "vmstat.compact_free_scanned") == FX_FREE_SCANNED);
@@ -109,7 +115,7 @@ static void test_fixture_values(void **st)
 	assert_true(val(fx, "zoneinfo[Normal].start_pfn") == FX_ZI_START);
 	/* a node counter, from the zone that carries the node's stats */
 	assert_true(val(fx, "zoneinfo[Movable].nr_inactive_anon") ==
-		    val(fx, "zoneinfo[Normal].nr_inactive_anon"));
+	    val(fx, "zoneinfo[Normal].nr_inactive_anon"));
 	assert_true(val(fx, "buddyinfo[Normal].0") == FX_BI_ORDER0);
 	assert_true(val(fx, "buddyinfo[Normal].10") == FX_BI_ORDER10);
 	assert_true(val(fx, "extfrag[Normal].0") == FX_EF_ORDER0 / 1000.0);
@@ -134,7 +140,8 @@ static void test_fixture_values(void **st)
 }
 
 /* Sums and picks over memcgs, nodes and generations. */
-static void test_lru_gen_sums(void **st)
+static void
+test_lru_gen_sums(void **st)
 {
 	assert_true(val(root, "lru_gen.max_seq") == 3 + 9 + 5);
 	/* generation 4 of memcg 5: file gone (x), anon not: min_seq is 4 */
@@ -153,13 +160,14 @@ static void test_lru_gen_sums(void **st)
 	assert_true(val(root, "lru_gen[memcg=/lab].memcg") == 5);
 	assert_true(val(fx, "lru_gen.memcg") == FX_LG_MEMCG0_ID);
 	assert_string_equal(error(root, "lru_gen.memcg"),
-			    "lru_gen.memcg: 2 memcgs in sys/kernel/debug/lru_gen: pick one "
-			    "(memcg=/PATH)");
+	    "lru_gen.memcg: 2 memcgs in sys/kernel/debug/lru_gen: pick one "
+	    "(memcg=/PATH)");
 	(void)st;
 }
 
 /* Zones of several nodes; cgroups; processes by name; plain files. */
-static void test_other_sources(void **st)
+static void
+test_other_sources(void **st)
 {
 	assert_true(val(root, "buddyinfo[Normal].0") == 1);
 	assert_true(val(root, "buddyinfo[Normal,node=1].0") == 4);
@@ -182,45 +190,47 @@ static void test_other_sources(void **st)
 }
 
 /* Errors start with the spec and say what was wrong. */
-static void test_errors(void **st)
+static void
+test_errors(void **st)
 {
 	assert_string_equal(error(fx, "lru_gen.max_sq"), "lru_gen.max_sq: unknown field "
-			    "'max_sq' (want max_seq, min_seq, gens, anon, file, memcg)");
+	    "'max_sq' (want max_seq, min_seq, gens, anon, file, memcg)");
 	assert_string_equal(error(fx, "vmstat.nr_bogus"),
-			    "vmstat.nr_bogus: proc/vmstat has no 'nr_bogus'");
+	    "vmstat.nr_bogus: proc/vmstat has no 'nr_bogus'");
 	assert_string_equal(error(fx, "zoneinfo[Bogus].free"), "zoneinfo[Bogus].free: no zone "
-			    "'Bogus' on node 0 in proc/zoneinfo (zones: Normal, Movable)");
+	    "'Bogus' on node 0 in proc/zoneinfo (zones: Normal, Movable)");
 	assert_string_equal(error(fx, "lru_gen[memcg=7].max_seq"), "lru_gen[memcg=7].max_seq: "
-			    "no memcg 7 in sys/kernel/debug/lru_gen (memcgs: 1 /)");
+	    "no memcg 7 in sys/kernel/debug/lru_gen (memcgs: 1 /)");
 	assert_string_equal(error(fx, "lru_gen[seq=9].anon"),
-			    "lru_gen[seq=9].anon: no generation 9 in sys/kernel/debug/lru_gen");
+	    "lru_gen[seq=9].anon: no generation 9 in sys/kernel/debug/lru_gen");
 	assert_string_equal(error(fx, "buddyinfo[Normal].11"),
-			    "buddyinfo[Normal].11: order 11 is not in proc/buddyinfo (0..10)");
+	    "buddyinfo[Normal].11: order 11 is not in proc/buddyinfo (0..10)");
 	assert_string_equal(error(fx, "status[name=nope].Pid"),
-			    "status[name=nope].Pid: no process named 'nope' under proc");
+	    "status[name=nope].Pid: no process named 'nope' under proc");
 	assert_string_equal(error(fx, "file[../../etc/passwd]"),
-			    "file[../../etc/passwd]: ../../etc/passwd: '..' would leave the root");
+	    "file[../../etc/passwd]: ../../etc/passwd: '..' would leave the root");
 	assert_string_equal(error(fx, "uptime"),
-			    "uptime: proc/uptime: No such file or directory");
+	    "uptime: proc/uptime: No such file or directory");
 	assert_string_equal(error(fx, "lru_gen.refaulted"), "lru_gen.refaulted: unknown field "
-			    "'refaulted' (want max_seq, min_seq, gens, anon, file, memcg)");
+	    "'refaulted' (want max_seq, min_seq, gens, anon, file, memcg)");
 	assert_string_equal(error(root, "lru_gen_full.refaulted"), "lru_gen_full.refaulted: "
-			    "sys/kernel/debug/lru_gen_full: No such file or directory");
+	    "sys/kernel/debug/lru_gen_full: No such file or directory");
 	/* a file the parser does not fully understand is not read half */
 	assert_string_equal(error(root, "vmstat.pgfault"), "vmstat.pgfault: proc/vmstat: "
-			    "line 2: expected 'name value' in vmstat");
+	    "line 2: expected 'name value' in vmstat");
 	assert_string_equal(error(root, "file[proc/7]"), "file[proc/7]: proc/7: Is a directory");
 	assert_string_equal(error(fx, "kv[proc/vmstat].nr_bogus"),
-			    "kv[proc/vmstat].nr_bogus: no 'nr_bogus' line in proc/vmstat");
+	    "kv[proc/vmstat].nr_bogus: no 'nr_bogus' line in proc/vmstat");
 	assert_string_equal(error(fx, "kv[proc/zoneinfo].pages"),
-			    "kv[proc/zoneinfo].pages: proc/zoneinfo: 'pages' is not followed by a number");
+	    "kv[proc/zoneinfo].pages: proc/zoneinfo: 'pages' is not followed by a number");
 	assert_string_equal(error("/nonexistent-umkit", "vmstat.x"),
-			    "/nonexistent-umkit: No such file or directory");
+	    "/nonexistent-umkit: No such file or directory");
 	(void)st;
 }
 
 /* Syntax errors come from values_check too, without reading anything. */
-static void test_check(void **st)
+static void
+test_check(void **st)
 {
 	static const char *const good[] = {
 		"vmstat.anything", "meminfo.Active(file)", "lru_gen[memcg=/a/b,node=1].anon",
@@ -271,8 +281,8 @@ static void test_check(void **st)
 		{ "lru_gen[color=red].anon", "lru_gen[color=red].anon: unknown argument 'color' "
 		  "(want lru_gen[memcg=ID|/PATH,node=N,seq=N|min|max].FIELD)" },
 	};
-	char err[VALUE_ERR_LEN], err2[VALUE_ERR_LEN];
-	double v;
+	char	err[VALUE_ERR_LEN], err2[VALUE_ERR_LEN];
+	double	v;
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
 		if (values_check(good[i], err, sizeof(err)) < 0)
@@ -288,9 +298,10 @@ static void test_check(void **st)
 }
 
 /* Collect what values read, to compare with the file table. */
-static void note_read(const char *rel, void *arg)
+static void
+note_read(const char *rel, void *arg)
 {
-	struct rec_files *seen = arg;
+	struct rec_files	*seen = arg;
 
 	seen->pat = realloc(seen->pat, (size_t)(seen->n + 1) * sizeof(char *));
 	seen->pat[seen->n++] = strdup(rel);
@@ -298,14 +309,15 @@ static void note_read(const char *rel, void *arg)
 
 /* Files are read once until values_refresh(); every file read is in
  * values_files, and values_files is in uml/link/record.files. */
-static void test_cache_and_files(void **st)
+static void
+test_cache_and_files(void **st)
 {
-	struct rec_files table = { 0 }, seen = { 0 }, recorded = { 0 };
-	char err[VALUE_ERR_LEN], *text;
-	struct values *v = values_open(root, err, sizeof(err));
-	unsigned line;
-	size_t len;
-	double x;
+	struct rec_files	 table = { 0 }, seen = { 0 }, recorded = { 0 };
+	char			 err[VALUE_ERR_LEN], *text;
+	struct values		*v = values_open(root, err, sizeof(err));
+	unsigned		 line;
+	size_t			 len;
+	double			 x;
 
 	assert_non_null(v);
 	values_on_read(v, note_read, &seen);
@@ -351,10 +363,11 @@ static void test_cache_and_files(void **st)
 }
 
 /* A whole recording is not a root; one snapshot is. */
-static void test_recording_root(void **st)
+static void
+test_recording_root(void **st)
 {
-	char err[VALUE_ERR_LEN], rec[128];
-	double x;
+	char	err[VALUE_ERR_LEN], rec[128];
+	double	x;
 
 	snprintf(rec, sizeof(rec), "%s/rec", root);
 	put("rec/umkit-recording", "umkit-recording 1\n");
@@ -368,9 +381,10 @@ static void test_recording_root(void **st)
 }
 
 /* Integers print without a fraction. */
-static void test_format(void **st)
+static void
+test_format(void **st)
 {
-	char out[64];
+	char	out[64];
 
 	values_format(out, sizeof(out), 27094);
 	assert_string_equal(out, "27094");
@@ -383,7 +397,9 @@ static void test_format(void **st)
 	(void)st;
 }
 
-int main(void)
+/* Run the values tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_values),

@@ -16,9 +16,10 @@ static struct canvas cv;
 static struct source src;
 
 /* Open root REL of the checkout and read the compaction view's files. */
-static void open_root(const char *root)
+static void
+open_root(const char *root)
 {
-	struct ctx c = { .src = &src };
+	struct ctx	c = { .src = &src };
 
 	source_open(&src, root);
 	view_compact.init();
@@ -28,26 +29,29 @@ static void open_root(const char *root)
 }
 
 /* Close the root opened by open_root. */
-static void close_root(void)
+static void
+close_root(void)
 {
 	source_close(&src);
 }
 
 /* Draw the view on a cols x rows canvas. */
-static void draw(int cols, int rows)
+static void
+draw(int cols, int rows)
 {
-	struct frame f = { .cv = &cv, .w = cols, .h = rows };
+	struct frame	f = { .cv = &cv, .w = cols, .h = rows };
 
 	cv_resize(&cv, cols, rows);
 	view_compact.draw(&f);
 }
 
 /* Whether some row of the canvas contains s. */
-static bool shows(const char *s)
+static bool
+shows(const char *s)
 {
 	for (int y = 0; y < cv.rows; y++) {
-		char line[4096];
-		size_t n = 0;
+		char	line[4096];
+		size_t	n = 0;
 
 		for (int x = 0; x < cv.cols && n + 4 < sizeof(line); x++) {
 			memcpy(line + n, cv.c[y * cv.cols + x].ch, cv.c[y * cv.cols + x].len);
@@ -61,19 +65,21 @@ static bool shows(const char *s)
 }
 
 /* The path of a fixture root. */
-static const char *fixture_root(const char *name)
+static const char *
+fixture_root(const char *name)
 {
-	static char root[1024];
-	const char *top = getenv("UMKIT_TOP");
+	static char	 root[1024];
+	const char	*top = getenv("UMKIT_TOP");
 
 	snprintf(root, sizeof(root), "%s/tests/fixtures/%s", top ? top : ".", name);
 	return root;
 }
 
 /* Every event of the run at three sizes; R leaves and enters again. */
-static void test_every_event(void **st)
+static void
+test_every_event(void **st)
 {
-	char want[64];
+	char	want[64];
 
 	open_root(fixture_root("compact"));
 	assert_null(compact_replay_start(0, 1));
@@ -124,10 +130,11 @@ static void test_every_event(void **st)
 }
 
 /* Playing: events per second of wall time, stopping at the end. */
-static void test_play(void **st)
+static void
+test_play(void **st)
 {
-	bool changed = false;
-	double now, due;
+	bool	changed = false;
+	double	now, due;
 
 	open_root(fixture_root("compact"));
 	assert_null(compact_replay_start(1, 1));
@@ -183,9 +190,10 @@ static const char *const sub[] = { "sys", "sys/kernel", "sys/kernel/tracing", NU
 static char dir[] = "/tmp/umkit-test-view-compact-XXXXXX";
 
 /* Remove test_trace_only's root, whether it passed or not. */
-static int remove_root(void **st)
+static int
+remove_root(void **st)
 {
-	char path[1200];
+	char	path[1200];
 
 	snprintf(path, sizeof(path), "%s/sys/kernel/tracing/trace", dir);
 	unlink(path);
@@ -198,12 +206,13 @@ static int remove_root(void **st)
 }
 
 /* The begin event alone gives the zone when zoneinfo does not. */
-static void test_trace_only(void **st)
+static void
+test_trace_only(void **st)
 {
-	char path[1200];
-	size_t len;
-	char *b = fixture("compact/sys/kernel/tracing/trace", &len);
-	FILE *f;
+	char	 path[1200];
+	size_t	 len;
+	char	*b = fixture("compact/sys/kernel/tracing/trace", &len);
+	FILE	*f;
 
 	assert_non_null(mkdtemp(dir));
 	for (const char *const *d = sub; *d; d++) {
@@ -232,14 +241,16 @@ static void test_trace_only(void **st)
 	(void)st;
 }
 
-int main(void)
+/* Run the view-compact tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_event),
 		cmocka_unit_test(test_play),
 		cmocka_unit_test_teardown(test_trace_only, remove_root),
 	};
-	int r;
+	int	r;
 
 	ui.utf8 = true;
 	r = cmocka_run_group_tests_name("view-compact", tests, NULL, NULL);

@@ -20,10 +20,11 @@ static bool used[8][MAX_FILES];
 static int vi;
 
 /* The table of v as a file set. */
-static struct rec_files table_of(const struct view *v)
+static struct rec_files
+table_of(const struct view *v)
 {
-	static char *pats[MAX_FILES];
-	struct rec_files fs = { 0, pats };
+	static char		*pats[MAX_FILES];
+	struct rec_files	 fs = { 0, pats };
 
 	for (; v->files && v->files[fs.n]; fs.n++) {
 		assert_true(fs.n < MAX_FILES);
@@ -33,27 +34,29 @@ static struct rec_files table_of(const struct view *v)
 }
 
 /* Source hook: a read must match the current view's table. */
-static void on_read(const char *rel, void *arg)
+static void
+on_read(const char *rel, void *arg)
 {
-	struct rec_files fs = table_of(current);
-	bool hit = false;
+	struct rec_files	fs = table_of(current);
+	bool			hit = false;
 
 	for (int i = 0; i < fs.n; i++) {
-		struct rec_files one = { 1, &fs.pat[i] };
+		struct rec_files	one = { 1, &fs.pat[i] };
 
 		if (rec_files_match(&one, rel))
 			used[vi][i] = hit = true;
 	}
 	if (!hit)
 		fail_msg("view %s read %s, which its .files table does not list",
-			 current->name, rel);
+		    current->name, rel);
 	(void)arg;
 }
 
 /* Update v, then again after each key it takes. */
-static void exercise(struct source *src, const struct view *v)
+static void
+exercise(struct source *src, const struct view *v)
 {
-	struct ctx c = { .src = src };
+	struct ctx	c = { .src = src };
 
 	current = v;
 	v->init();
@@ -67,16 +70,17 @@ static void exercise(struct source *src, const struct view *v)
 }
 
 /* Views against their tables and the tables against record.files. */
-static void test_view_files(void **st)
+static void
+test_view_files(void **st)
 {
-	const char *top = getenv("UMKIT_TOP");
-	struct rec_files recorded = { 0 };
-	const struct view *views[8];
-	char root[1024], err[REC_ERR_LEN], *text;
-	struct source src;
-	unsigned line;
-	size_t len;
-	int nv = 0;
+	const char		*top = getenv("UMKIT_TOP");
+	struct rec_files	 recorded = { 0 };
+	const struct view	*views[8];
+	char			 root[1024], err[REC_ERR_LEN], *text;
+	struct source		 src;
+	unsigned		 line;
+	size_t			 len;
+	int			 nv = 0;
 
 	snprintf(root, sizeof(root), "%s/tests/fixtures/guest", top ? top : ".");
 	text = top_file("uml/link/record.files", &len);
@@ -88,24 +92,24 @@ static void test_view_files(void **st)
 		views[nv++] = data_views[i];
 	views[nv++] = &view_help;
 	for (vi = 0; vi < nv; vi++) {
-		struct rec_files fs;
+		struct rec_files	fs;
 
 		exercise(&src, views[vi]);
 		fs = table_of(views[vi]);
 		for (int i = 0; i < fs.n; i++) {
 			if (!used[vi][i])
 				fail_msg("view %s lists %s but never read it", views[vi]->name,
-					 fs.pat[i]);
+				    fs.pat[i]);
 			if (!rec_files_has(&recorded, fs.pat[i]))
 				fail_msg("uml/link/record.files lacks %s, which view %s reads",
-					 fs.pat[i], views[vi]->name);
+				    fs.pat[i], views[vi]->name);
 		}
 	}
 	for (int k = 0; k < recorded.n; k++) {
-		bool known = false;
+		bool	known = false;
 
 		for (vi = 0; vi < nv && !known; vi++) {
-			struct rec_files fs = table_of(views[vi]);
+			struct rec_files	fs = table_of(views[vi]);
 
 			for (int i = 0; i < fs.n; i++)
 				known |= !strcmp(fs.pat[i], recorded.pat[k]);
@@ -114,7 +118,7 @@ static void test_view_files(void **st)
 			known |= !strcmp(values_files[i], recorded.pat[k]);
 		if (!known)
 			fail_msg("uml/link/record.files keeps %s, which no view reads and no value "
-				 "names", recorded.pat[k]);
+			    "names", recorded.pat[k]);
 	}
 	rec_files_free(&recorded);
 	close(src.dirfd);
@@ -122,7 +126,9 @@ static void test_view_files(void **st)
 	(void)st;
 }
 
-int main(void)
+/* Run the view-files tests. */
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_view_files),

@@ -25,14 +25,15 @@
 #include "parse.h"
 
 /* Read REL of the checkout into a malloc'd buffer; fails the test if absent. */
-static inline char *top_file(const char *rel, size_t *len)
+static inline char *
+top_file(const char *rel, size_t *len)
 {
-	const char *top = getenv("UMKIT_TOP");
-	char path[1024];
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	ssize_t r;
-	int fd;
+	const char	*top = getenv("UMKIT_TOP");
+	char		 path[1024];
+	size_t		 cap = 4096, n = 0;
+	char		*buf = malloc(cap);
+	ssize_t		 r;
+	int		 fd;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", top ? top : ".", rel) >= sizeof(path))
 		fail_msg("path too long: %s", rel);
@@ -50,9 +51,10 @@ static inline char *top_file(const char *rel, size_t *len)
 }
 
 /* Read tests/fixtures/REL (see top_file). */
-static inline char *fixture(const char *rel, size_t *len)
+static inline char *
+fixture(const char *rel, size_t *len)
 {
-	char path[1024];
+	char	path[1024];
 
 	if ((size_t)snprintf(path, sizeof(path), "tests/fixtures/%s", rel) >= sizeof(path))
 		fail_msg("path too long: %s", rel);
@@ -70,8 +72,8 @@ struct rows {
 static inline void __attribute__((format(printf, 2, 3)))
 rows_add(struct rows *rs, const char *fmt, ...)
 {
-	va_list ap;
-	char line[512];
+	va_list	ap;
+	char	line[512];
 
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
@@ -82,7 +84,8 @@ rows_add(struct rows *rs, const char *fmt, ...)
 }
 
 /* Empty the rows (storage kept). */
-static inline void rows_clear(struct rows *rs)
+static inline void
+rows_clear(struct rows *rs)
 {
 	for (int i = 0; i < rs->n; i++)
 		free(rs->r[i]);
@@ -90,7 +93,8 @@ static inline void rows_clear(struct rows *rs)
 }
 
 /* Free the rows. */
-static inline void rows_free(struct rows *rs)
+static inline void
+rows_free(struct rows *rs)
 {
 	rows_clear(rs);
 	free(rs->r);
@@ -99,7 +103,8 @@ static inline void rows_free(struct rows *rs)
 }
 
 /* The index of the first row where a and b differ, or -1. */
-static inline int rows_diff(const struct rows *a, const struct rows *b)
+static inline int
+rows_diff(const struct rows *a, const struct rows *b)
 {
 	for (int i = 0; i < a->n || i < b->n; i++)
 		if (i >= a->n || i >= b->n || strcmp(a->r[i], b->r[i]))
@@ -109,9 +114,10 @@ static inline int rows_diff(const struct rows *a, const struct rows *b)
 
 /* Whether a's rows appear in full, in the same order (a subsequence):
  * nothing invented, nothing changed. */
-static inline bool rows_within(const struct rows *a, const struct rows *full)
+static inline bool
+rows_within(const struct rows *a, const struct rows *full)
 {
-	int j = 0;
+	int	j = 0;
 
 	for (int i = 0; i < a->n; i++) {
 		while (j < full->n && strcmp(full->r[j], a->r[i]))
@@ -128,10 +134,11 @@ typedef int (*rows_fn)(const char *buf, size_t len, char *err, struct rows *out)
 typedef bool (*row_line_fn)(const char *line, size_t n);
 
 /* Run fn on a copy of n bytes of buf in an exact-size heap buffer. */
-static inline int rows_of(const char *buf, size_t n, rows_fn fn, char *err, struct rows *out)
+static inline int
+rows_of(const char *buf, size_t n, rows_fn fn, char *err, struct rows *out)
 {
-	char *p = malloc(n ? n : 1);
-	int r;
+	char	*p = malloc(n ? n : 1);
+	int	 r;
 
 	memcpy(p, buf, n);
 	rows_clear(out);
@@ -142,12 +149,13 @@ static inline int rows_of(const char *buf, size_t n, rows_fn fn, char *err, stru
 }
 
 /* How many complete lines of buf[0, n) row_line takes. */
-static inline int row_lines(const char *buf, size_t n, row_line_fn row_line)
+static inline int
+row_lines(const char *buf, size_t n, row_line_fn row_line)
 {
-	int k = 0;
+	int	k = 0;
 
 	for (const char *p = buf, *nl; p < buf + n && (nl = memchr(p, '\n', (size_t)(buf + n - p)));
-	     p = nl + 1)
+	    p = nl + 1)
 		k += row_line(p, (size_t)(nl - p));
 	return k;
 }
@@ -164,21 +172,22 @@ static inline int row_lines(const char *buf, size_t n, row_line_fn row_line)
  * overwritten by junk must give 0 or -1 and never crash; every run is in
  * an exact-size buffer, so the sanitizers catch a read past the end.
  */
-static inline void robust_cut(const char *buf, size_t len, rows_fn fn, row_line_fn row_line,
-			      size_t unit)
+static inline void
+robust_cut(const char *buf, size_t len, rows_fn fn, row_line_fn row_line,
+    size_t unit)
 {
-	struct rows full = { 0 }, got = { 0 }, cut = { 0 };
-	unsigned seed = 12345;
-	char err[PERR_LEN];
-	size_t step = len > 4000 ? len / 2000 : 1;
+	struct rows	full = { 0 }, got = { 0 }, cut = { 0 };
+	unsigned	seed = 12345;
+	char		err[PERR_LEN];
+	size_t		step = len > 4000 ? len / 2000 : 1;
 
 	if (rows_of(buf, len, fn, err, &full) != 0)
 		fail_msg("the whole input does not parse: %s", err);
 	if (row_line && row_lines(buf, len, row_line) != full.n)
 		fail_msg("%d rows from %d row lines", full.n, row_lines(buf, len, row_line));
 	for (size_t n = 0; n <= len; n += step) {
-		size_t c = n;
-		int r, d;
+		size_t	c = n;
+		int	r, d;
 
 		if (unit)
 			c = n - n % unit;
@@ -195,17 +204,17 @@ static inline void robust_cut(const char *buf, size_t len, rows_fn fn, row_line_
 		rows_of(buf, c, fn, err, &cut);
 		if ((d = rows_diff(&got, &cut)) >= 0)
 			fail_msg("prefix of %zu bytes parsed as 0, but its cut last line changed row "
-				 "%d: '%s' (whole lines give '%s')", n, d, d < got.n ? got.r[d] : "",
-				 d < cut.n ? cut.r[d] : "");
+			    "%d: '%s' (whole lines give '%s')", n, d, d < got.n ? got.r[d] : "",
+			    d < cut.n ? cut.r[d] : "");
 		if (!rows_within(&cut, &full))
 			fail_msg("prefix of %zu bytes: rows that the whole file does not have", n);
 		if (row_line && row_lines(buf, c, row_line) != cut.n)
 			fail_msg("prefix of %zu bytes: %d rows from %d complete row lines", n, cut.n,
-				 row_lines(buf, c, row_line));
+			    row_lines(buf, c, row_line));
 	}
 	for (int round = 0; round < 300; round++) {
-		char *p = malloc(len ? len : 1);
-		int r;
+		char	*p = malloc(len ? len : 1);
+		int	 r;
 
 		memcpy(p, buf, len);
 		for (int k = 0; k < 4 && len; k++) {
@@ -227,23 +236,26 @@ static inline void robust_cut(const char *buf, size_t len, rows_fn fn, row_line_
 
 /* robust_cut() for text: the complete part of a prefix ends at its last
  * newline. */
-static inline void robust_rows(const char *buf, size_t len, rows_fn fn, row_line_fn row_line)
+static inline void
+robust_rows(const char *buf, size_t len, rows_fn fn, row_line_fn row_line)
 {
 	robust_cut(buf, len, fn, row_line, 0);
 }
 
 /* robust_rows() on the first max bytes of tests/fixtures/REL. */
-static inline void robust_fixture(const char *rel, size_t max, rows_fn fn, row_line_fn row_line)
+static inline void
+robust_fixture(const char *rel, size_t max, rows_fn fn, row_line_fn row_line)
 {
-	size_t len;
-	char *b = fixture(rel, &len);
+	size_t	 len;
+	char	*b = fixture(rel, &len);
 
 	robust_rows(b, len < max ? len : max, fn, row_line);
 	free(b);
 }
 
 /* Row lines: every line that is not blank. */
-static inline bool nonblank_line(const char *line, size_t n)
+static inline bool
+nonblank_line(const char *line, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (line[i] != ' ' && line[i] != '\t')
