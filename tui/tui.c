@@ -4,8 +4,11 @@
  * terminal restored on exit, fatal error or signal.
  *
  *   umkit-tui [--root DIR] [--view NAME] [--dump[=VIEW]] [--interval MS]
- *             [--cols N --rows N] [--ascii] [--lab-pane FILE]
+ *             [--cols N --rows N] [--ascii] [--lab-pane FILE | --lab-fd N]
  *             [--replay-at [RUN:]EVENT]
+ *
+ * --lab-fd is how 'umkit lab' drives it (uml/tuiexec.c): the lab pane's
+ * text and the runner's keys travel on that socket (tui/lab-pane.c).
  */
 #include <curses.h>
 #include <errno.h>
@@ -546,7 +549,7 @@ static void
 usage(FILE *f)
 {
 	fputs("usage: umkit-tui [--root DIR] [--view NAME] [--dump[=VIEW]] [--interval MS]\n"
-	    "                 [--cols N] [--rows N] [--ascii] [--lab-pane FILE]\n"
+	    "                 [--cols N] [--rows N] [--ascii] [--lab-pane FILE | --lab-fd N]\n"
 	    "                 [--replay-at [RUN:]EVENT]\n"
 	    "  --root DIR      files come from DIR: a live mirror (run/NAME/mnt),\n"
 	    "                  a recording (umkit record), or / (default)\n"

@@ -1,7 +1,8 @@
 /*
  * umkit-value.c - read named values from a root through libumkit-parse
  * (values.h has the spec syntax, docs/values.md the table): what shell
- * tests use instead of awk, and what the launcher will wrap as a command.
+ * tests use instead of awk.  'umkit get' is the launcher's command for the
+ * same values on a running guest (uml/cmd-get.c, through the same layer).
  *
  *   umkit-value ROOT SPEC...        "SPEC VALUE" per spec, one read of each file
  *   umkit-value --check SPEC...     syntax only, nothing read

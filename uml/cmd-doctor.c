@@ -59,6 +59,9 @@ doctor_main(int argc, char **argv)
 	pf_aslr(&r);
 	pf_print(&r);
 	bad |= r.level == PF_FAIL;
+	pf_sandbox(&r);
+	pf_print(&r);
+	bad |= r.level == PF_FAIL;
 	pf_built(&r, "rootfs", "build/rootfs/initramfs.cpio");
 	pf_print(&r);
 	bad |= r.level == PF_FAIL;

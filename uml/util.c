@@ -527,3 +527,29 @@ xml_escape(const char *s)
 	*p = '\0';
 	return o;
 }
+
+/* Field 22 of /proc/PID/stat: when the process started. */
+unsigned long long
+proc_starttime(pid_t pid)
+{
+	char			 path[64], *s, *p;
+	unsigned long long	 t = 0;
+	int			 i;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((s = read_text(path)) == NULL)
+		return 0;
+	/*
+	 * The command name may hold spaces: count fields after its ')'.  A
+	 * zombie (its parent may never reap it) counts as gone.
+	 */
+	if ((p = strrchr(s, ')')) != NULL && p[1] == ' ' && p[2] != 'Z' &&
+	    p[2] != 'X') {
+		for (i = 2; i < 22 && p != NULL; i++)
+			p = strchr(p + 1, ' ');
+		if (p != NULL)
+			t = strtoull(p + 1, NULL, 10);
+	}
+	free(s);
+	return t;
+}

@@ -162,6 +162,12 @@ int	 rm_tree(const char *path);
  * and tab as spaces (XML 1.0 has no place for them).
  */
 char	*xml_escape(const char *);
+/*
+ * When process pid started (field 22 of /proc/PID/stat), or 0 when it is
+ * gone or a zombie: a pid with its start time names one process, even
+ * after the pid is reused.
+ */
+unsigned long long proc_starttime(pid_t pid);
 /* Parse a memory size like 512M or 1G into megabytes; -1 if malformed. */
 long	 parse_mem_mb(const char *);
 

@@ -50,7 +50,7 @@ exec_gdb_start(struct guest *g, const char *rundir, const char *batch)
 {
 	struct exec_gdb	*e = xcalloc(1, sizeof *e);
 
-	e->pid = g->pid;
+	e->pid = g->kpid;
 	e->batch = batch;
 	if (gdb_kernel_find(g->kernel, &e->k) < 0)
 		fatal("%s", g->kernel);
@@ -147,7 +147,7 @@ exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv,
 		r = link_exec(l, argv, 0, in_fd, 1, 2, &status);
 	if (r == 0)
 		cov_collect(l, name);	/* with $UMKIT_GCOV_DIR: its counters */
-	if (eg != NULL && gdb_traced(g.pid) && gdb_batch == NULL)
+	if (eg != NULL && gdb_traced(g.kpid) && gdb_batch == NULL)
 		fprintf(stderr, "umkit: the command ended; the guest is killed "
 		    "now: quit gdb\n");
 	guest_kill(&g);

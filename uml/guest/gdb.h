@@ -13,7 +13,8 @@
  *     (a process gdb left stopped is continued).
  *
  * Which thread to attach to: the UML kernel's main process (run/NAME/
- * uml.pid, the process group leader).  Its CPUs are threads of that
+ * uml.pid; in the sandbox a child of bwrap's init, in another pid
+ * namespace, which gdb warns about and handles).  Its CPUs are threads of that
  * process and gdb stops and resumes all of them together; the guest's
  * user processes are separate host processes (seccomp stubs) gdb does
  * not trace.  docs/debugging.md has the details and the figures.

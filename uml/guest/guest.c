@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "guest.h"
 #include "initrd.h"
 #include "kernel/kbuild.h"
+#include "sandbox.h"
 #include "util.h"
 
 #define NTAIL	(sizeof ((struct guest *)0)->tail / sizeof (char *))
@@ -209,12 +211,99 @@ child_fd(int fd, int want)
 		_exit(126);
 }
 
+/*
+ * Whether the options' kernel is the kit's own (a variant of patches/,
+ * or the user's own variants): a smoke variant, a kernel given as a file
+ * (-k, a student's exercise, smoke's patched base) is not.
+ */
+int
+guest_trusted(const struct guest_opts *o)
+{
+	return o->kernel == NULL && !kbuild_is_smoke(o->variant);
+}
+
+/* Whether process pid is in a stop (state T). */
+static int
+stopped_state(pid_t pid)
+{
+	char	path[64], *t, *p;
+	int	stopped = 0;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((t = read_text(path)) != NULL && (p = strrchr(t, ')')) != NULL)
+		stopped = p[1] == ' ' && p[2] == 'T';
+	free(t);
+	return stopped;
+}
+
+/* The one child of process pid, or 0 while it has none. */
+static pid_t
+only_child(pid_t pid)
+{
+	char	path[64], *t;
+	long	c = 0;
+
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid,
+	    (int)pid);
+	if ((t = read_text(path)) != NULL)
+		c = strtol(t, NULL, 10);
+	free(t);
+	return c > 1 ? (pid_t)c : 0;
+}
+
+/*
+ * The sandbox's report: its init's host pid (bwrap's child-pid) into
+ * g->initpid, the kernel's (init's child) into g->kpid; exec --gdb: once
+ * the kernel's process has stopped itself before its exec.  0, or -1 with
+ * bwrap's own words on the console (shown).
+ */
+static int
+sandbox_started(struct guest *g, int info[2])
+{
+	char		 buf[1024], *p;
+	size_t		 n = 0;
+	ssize_t		 r;
+	struct pollfd	 pfd = { .fd = info[0], .events = POLLIN };
+	long long	 until = now_ms() + 10000;
+	pid_t		 k = 0;
+
+	close(info[1]);
+	while (n < sizeof buf - 1 && memchr(buf, '}', n) == NULL &&
+	    now_ms() < until) {
+		if (poll(&pfd, 1, 500) <= 0)
+			continue;
+		if ((r = read(info[0], buf + n, sizeof buf - 1 - n)) <= 0)
+			break;
+		n += r;
+	}
+	buf[n] = '\0';
+	close(info[0]);
+	if ((p = strstr(buf, "\"child-pid\":")) != NULL)
+		g->initpid = strtol(p + 12, NULL, 10);
+	while (g->initpid > 1 && (k = only_child(g->initpid)) == 0 &&
+	    now_ms() < until && !guest_wait_gone(g, 1))
+		;
+	while (k > 0 && g->o.gdb_stop && !stopped_state(k) && now_ms() < until)
+		usleep(1000);
+	if (k <= 0) {
+		g->initpid = 0;
+		guest_wait_gone(g, 2000);
+		warnmsg("the sandbox (bwrap) did not start the kernel:");
+		guest_print_tail(g, 8);
+		return -1;
+	}
+	g->kpid = k;
+	return 0;
+}
+
 /* Start the UML process and the console reader. */
 int
 guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 {
-	char		*argv[24], *initrd;
+	char		*argv[28], **exe, *initrd;
 	int		 sv[2], con[2], ptys = -1, disk = -1, devnull, argc = 0, i;
+	int		 info[2] = { -1, -1 }, sandboxed;
+	struct sandbox	 sb;
 	pid_t		 pid;
 
 	memset(g, 0, sizeof *g);
@@ -254,7 +343,7 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	}
 	if (o->logpath != NULL) {
 		g->log_fd = open(o->logpath, O_WRONLY | O_CREAT | O_TRUNC |
-		    O_CLOEXEC | O_APPEND, 0644);
+		    O_CLOEXEC | O_APPEND, 0600);
 		if (g->log_fd < 0)
 			warnmsg("%s: %s", o->logpath, strerror(errno));
 	}
@@ -287,6 +376,36 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	/* Set here, not in the child: no other thread runs yet. */
 	if (o->tmpdir_run && setenv("TMPDIR", rundir, 1) < 0)
 		fatal("setenv TMPDIR");
+	/* The sandbox: bwrap's init is pid 1 of the namespaces, the kernel
+	 * its child; fd 6 tells us init's host pid.  exec --gdb: a shell
+	 * stops itself before it execs the kernel (inside, raise(SIGSTOP)
+	 * is not ours to run). */
+	sandboxed = sandbox_use(guest_trusted(o), g->kernel);
+	exe = argv;
+	if (sandboxed) {
+		sandbox_init(&sb);
+		sandbox_ro(&sb, g->kernel);
+		sandbox_ro(&sb, initrd);
+		sandbox_rw(&sb, rundir);
+		if (o->tmpdir_run) {
+			sandbox_add(&sb, "--setenv");
+			sandbox_add(&sb, "TMPDIR");
+			sandbox_add(&sb, rundir);
+		}
+		sandbox_add(&sb, "--info-fd");
+		sandbox_add(&sb, "6");
+		if (o->gdb_stop) {
+			memmove(argv + 3, argv, (argc + 1) * sizeof *argv);
+			argv[0] = "/bin/sh";
+			argv[1] = "-c";
+			argv[2] = "kill -STOP $$; exec \"$0\" \"$@\"";
+			exe = sandbox_argv(&sb, argv);
+			memmove(argv, argv + 3, (argc + 1) * sizeof *argv);
+		} else
+			exe = sandbox_argv(&sb, argv);
+		if (pipe2(info, O_CLOEXEC) < 0)
+			fatal("pipe");
+	}
 	g->start_ms = now_ms();
 	pid = fork();
 	if (pid < 0)
@@ -307,6 +426,8 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 			ptys = fcntl(ptys, F_DUPFD, 10);
 		if (disk >= 0)
 			disk = fcntl(disk, F_DUPFD, 10);
+		if (info[1] >= 0)
+			info[1] = fcntl(info[1], F_DUPFD, 10);
 		child_fd(devnull, 0);
 		child_fd(con[1], 1);
 		child_fd(con[1], 2);
@@ -315,19 +436,23 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 			child_fd(ptys, 4);
 		if (disk >= 0)
 			child_fd(disk, 5);
-		for (i = disk >= 0 ? 6 : 5; i < 1024; i++)
-			close(i);
+		if (info[1] >= 0)
+			child_fd(info[1], 6);
+		for (i = 4; i < 1024; i++)
+			if (!(i == 4 && ptys >= 0) && !(i == 5 && disk >= 0) &&
+			    !(i == 6 && info[1] >= 0))
+				close(i);
 		signal(SIGPIPE, SIG_DFL);
 		/* exec --gdb: wait here for gdb, which catches the exec. */
-		if (o->gdb_stop)
+		if (o->gdb_stop && !sandboxed)
 			raise(SIGSTOP);
-		execv(argv[0], argv);
-		dprintf(2, "umkit: exec %s: %s\n", argv[0], strerror(errno));
+		execvp(exe[0], exe);
+		dprintf(2, "umkit: exec %s: %s\n", exe[0], strerror(errno));
 		_exit(127);
 	}
 	setpgid(pid, pid);
-	g->pid = pid;
-	if (o->gdb_stop) {
+	g->pid = g->kpid = pid;
+	if (o->gdb_stop && !sandboxed) {
 		int	st;
 
 		while (waitpid(pid, &st, WUNTRACED) < 0 && errno == EINTR)
@@ -335,6 +460,8 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	}
 	for (i = 1; i < argc; i++)
 		free(argv[i]);
+	if (sandboxed)
+		sandbox_free(&sb);
 	free(initrd);
 	close(sv[1]);
 	close(con[1]);
@@ -346,22 +473,67 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	g->con_fd = con[0];
 	if (pthread_create(&g->con_thread, NULL, con_main, g) != 0)
 		fatalx("cannot start the console thread");
+	if (sandboxed && sandbox_started(g, info) < 0)
+		return -1;
 	return 0;
 }
 
-/* SIGKILL the process group and reap the main process. */
+/*
+ * SIGKILL the guest without waiting: in the sandbox, its init (pid 1 of
+ * its pid namespace: its death takes every process there with it, and
+ * bwrap exits after); without it, the process group.
+ */
+void
+guest_signal_kill(struct guest *g)
+{
+	if (g->initpid > 1)
+		kill(g->initpid, SIGKILL);
+	else if (g->pid > 1)
+		kill(-g->pid, SIGKILL);
+}
+
+/* Whether process pid is gone (reaped, when it became our child). */
+static int
+gone(pid_t pid)
+{
+	waitpid(pid, NULL, WNOHANG);
+	return kill(pid, 0) < 0 && errno == ESRCH;
+}
+
+/*
+ * SIGKILL the guest and reap it; when this returns no UML process of it
+ * is left (the sandbox's kernel too, should bwrap have died first).
+ * Without the sandbox, helpers re-parented to us are reaped (we are a
+ * subreaper).
+ */
 void
 guest_kill(struct guest *g)
 {
+	long long	until = now_ms() + 5000;
+	pid_t		r;
+
 	if (g->pid <= 0)
 		return;
-	kill(-g->pid, SIGKILL);
-	while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	guest_signal_kill(g);
+	if (g->initpid > 1) {
+		while ((r = waitpid(g->pid, NULL, WNOHANG)) == 0 && now_ms() < until)
+			usleep(1000);
+		if (r != g->pid) {
+			kill(-g->pid, SIGKILL);
+			while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+		while ((!gone(g->initpid) || !gone(g->kpid)) && now_ms() < until)
+			usleep(1000);
+	} else {
+		kill(-g->pid, SIGKILL);
+		while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
 	/* Helpers that were re-parented to us (we are a subreaper). */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
-	g->pid = -1;
+	g->pid = g->kpid = g->initpid = -1;
 }
 
 /* Wait for console EOF, which comes when every UML process has exited. */
@@ -493,17 +665,25 @@ guest_log_panic(const char *logpath, int max)
 	return p;
 }
 
-/* Kill the process group whose leader's pid is in path, if alive. */
+/*
+ * Kill the guest a pid file names ("PGID PID STARTTIME", rundir.h),
+ * if it is still that process: after a reboot the pid may be another's.
+ */
 void
 guest_kill_pidfile(const char *path)
 {
-	char	*s;
-	long	 pid;
+	char			*s;
+	long			 pid = 0, kpid = 0;
+	unsigned long long	 st = 0;
+	int			 n;
 
 	if ((s = read_text(path)) == NULL)
 		return;
-	pid = strtol(s, NULL, 10);
+	n = sscanf(s, "%ld %ld %llu", &pid, &kpid, &st);
 	free(s);
-	if (pid > 1)
-		kill(-(pid_t)pid, SIGKILL);
+	if (n < 3 || pid <= 1 || proc_starttime(pid) != st)
+		return;
+	if (kpid > 1 && kpid != pid)
+		kill((pid_t)kpid, SIGKILL);
+	kill(-(pid_t)pid, SIGKILL);
 }

@@ -46,7 +46,10 @@ struct guest {
 	struct guest_opts o;
 	char		*rundir;	/* run/NAME */
 	char		*kernel;	/* the binary that was started */
-	pid_t		 pid;		/* UML's main process and process group */
+	pid_t		 pid;		/* the process group: UML's main process,
+					   or the sandbox (bwrap) around it */
+	pid_t		 kpid;		/* UML's main process (gdb, /proc) */
+	pid_t		 initpid;	/* the sandbox's pid 1 (bwrap's), or 0 */
 	int		 link_fd;	/* host end of ttyS1 */
 	int		 pty_fd;	/* master side of ttyS2 */
 	int		 con_fd;	/* read end of the console pipe */
@@ -66,6 +69,8 @@ struct guest {
 
 /* Default options. */
 void	 guest_opts_init(struct guest_opts *);
+/* Whether the options boot one of the kit's own kernels (sandbox.h). */
+int	 guest_trusted(const struct guest_opts *);
 /*
  * Apply one of the options every booting command shares: -m/-c/-d/-V/-k/
  * -A/-v, and 'a' for --add (recorded; initrd_prepare() checks it).
@@ -86,8 +91,10 @@ const char *guest_kernel(struct guest_opts *);
  */
 int	 guest_boot(struct guest *, struct guest_opts *, const char *rundir);
 
-/* Kill the whole process group and reap it; idempotent. */
+/* Kill the guest: no process of it is left on return; idempotent. */
 void	 guest_kill(struct guest *);
+/* Start killing the guest, without waiting (a signal handler's thread). */
+void	 guest_signal_kill(struct guest *);
 
 /* Wait up to ms for the console to close (UML exited); 1 if it did. */
 int	 guest_wait_gone(struct guest *, int ms);

@@ -25,6 +25,7 @@
 #include "guest.h"
 #include "preflight.h"
 #include "rundir.h"
+#include "sandbox.h"
 #include "util.h"
 
 /* Fill a result. */
@@ -268,6 +269,32 @@ pf_aslr(struct pf_result *r)
 	pf_child(r, &aslr_check);
 }
 
+/* The sandbox check; see preflight.h. */
+void
+pf_sandbox(struct pf_result *r)
+{
+	char	why[300];
+
+	r->name = "sandbox";
+	if (!sandbox_wanted()) {
+		pf_set(r, PF_WARN, "off (--no-sandbox, UMKIT_SANDBOX=off): guests "
+		    "and patched builds run with your rights");
+		snprintf(r->fix, sizeof r->fix, "unset UMKIT_SANDBOX");
+		return;
+	}
+	if (sandbox_works(why, sizeof why)) {
+		pf_set(r, PF_OK, "bubblewrap makes user, pid and network namespaces: "
+		    "guests and patched builds run contained (docs/security.md)");
+		return;
+	}
+	pf_set(r, PF_WARN, "%s: the kit's own kernels run without it, untrusted "
+	    "ones (smoke variants, exercises, -k) are refused", why);
+	snprintf(r->fix, sizeof r->fix, "apt-get install bubblewrap; allow "
+	    "unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
+	    "in a container: --security-opt seccomp=unconfined); or accept the "
+	    "risk with --no-sandbox");
+}
+
 /*
  * The FUSE check; see preflight.h.  Opening /dev/fuse is what counts:
  * fusermount3 (setuid root) mounts for other users, but it opens the
@@ -353,4 +380,7 @@ preflight(struct guest_opts *o, int need_fuse)
 		if (r.level != PF_OK)
 			warnmsg("%s: %s; %s", r.name, r.what, r.fix);
 	}
+	/* Tried here, before a caller makes itself a subreaper. */
+	if (sandbox_wanted())
+		sandbox_works(NULL, 0);
 }

@@ -42,6 +42,8 @@ void	pf_seccomp(struct pf_result *);
 void	pf_fuse(struct pf_result *);
 /* personality(ADDR_NO_RANDOMIZE) works (a warning when it does not). */
 void	pf_aslr(struct pf_result *);
+/* The sandbox (sandbox.h) works here (a warning when it does not). */
+void	pf_sandbox(struct pf_result *);
 
 /*
  * Before booting a guest with o: run the checks it needs (the mirror's

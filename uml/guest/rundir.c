@@ -33,18 +33,34 @@ run_name_ok(const char *name)
 }
 
 /*
- * The run directory, made if missing: private to the user (0700) in an
- * installed kit, where it is the user's own; 0755 in a checkout, as the
- * tree is.
+ * A private directory (0700) of the user's, made if missing; one made
+ * before with other modes is made private.  Exits when it is another
+ * user's.
+ */
+static void
+private_dir(const char *path)
+{
+	struct stat	sb;
+
+	if (mkdir_p(path, 0700) < 0 || stat(path, &sb) < 0)
+		fatal("cannot create %s", path);
+	if (sb.st_uid != geteuid())
+		fatalx("%s belongs to another user (uid %u): not using it", path,
+		    (unsigned)sb.st_uid);
+	if ((sb.st_mode & 077) != 0 && chmod(path, 0700) < 0)
+		fatal("chmod 0700 %s", path);
+}
+
+/*
+ * The run directory, made if missing: private to the user (0700), in a
+ * checkout as in an install: its guests' consoles and control sockets
+ * are theirs alone.
  */
 const char *
 run_top(void)
 {
-	const struct kit_layout	*L = kit();
-
-	if (mkdir_p(L->run, L->installed ? 0700 : 0755) < 0)
-		fatal("cannot create %s", L->run);
-	return L->run;
+	private_dir(kit()->run);
+	return kit()->run;
 }
 
 /* run/NAME. */
@@ -65,11 +81,8 @@ run_mnt(const char *name)
 const char *
 run_log_dir(void)
 {
-	const struct kit_layout	*L = kit();
-
-	if (mkdir_p(L->logs, L->installed ? 0700 : 0755) < 0)
-		fatal("cannot create %s", L->logs);
-	return L->logs;
+	private_dir(kit()->logs);
+	return kit()->logs;
 }
 
 /* run/log/NAME.log, making run/log. */
@@ -93,32 +106,6 @@ run_shown(const char *rel)
 	return p;
 }
 
-/* Field 22 of /proc/PID/stat: when the process started. */
-unsigned long long
-run_starttime(pid_t pid)
-{
-	char			 path[64], *s, *p;
-	unsigned long long	 t = 0;
-	int			 i;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if ((s = read_text(path)) == NULL)
-		return 0;
-	/*
-	 * The command name may hold spaces: count fields after its ')'.  A
-	 * zombie (its parent may never reap it) counts as gone.
-	 */
-	if ((p = strrchr(s, ')')) != NULL && p[1] == ' ' && p[2] != 'Z' &&
-	    p[2] != 'X') {
-		for (i = 2; i < 22 && p != NULL; i++)
-			p = strchr(p + 1, ' ');
-		if (p != NULL)
-			t = strtoull(p + 1, NULL, 10);
-	}
-	free(s);
-	return t;
-}
-
 /* Make run/NAME with its pid file, unless a live guest owns the name. */
 int
 run_create(const char *name, pid_t owner)
@@ -133,14 +120,14 @@ run_create(const char *name, pid_t owner)
 	}
 	run_remove(name);
 	dir = run_dir(name);
-	if (mkdir(dir, 0755) < 0) {
+	if (mkdir(dir, 0700) < 0) {
 		free(dir);
 		return -1;
 	}
 	pidf = xasprintf("%s/pid", dir);
 	if ((f = fopen(pidf, "w")) == NULL)
 		fatal("%s", pidf);
-	fprintf(f, "%d %llu\n", (int)owner, run_starttime(owner));
+	fprintf(f, "%d %llu\n", (int)owner, proc_starttime(owner));
 	fclose(f);
 	free(pidf);
 	free(dir);
@@ -160,7 +147,7 @@ run_alive(const char *name)
 	pidf = xasprintf("%s/pid", dir);
 	if ((s = read_text(pidf)) != NULL) {
 		if (sscanf(s, "%ld %llu", &pid, &st) == 2 && pid > 1)
-			alive = run_starttime(pid) == st;
+			alive = proc_starttime(pid) == st;
 		free(s);
 	} else if (access(dir, F_OK) == 0) {
 		/* Being created right now: no pid file for a moment. */
@@ -184,7 +171,7 @@ run_remove(const char *name)
 		free(dir);
 		return;
 	}
-	p = xasprintf("%s/uml.pid", dir);
+	p = xasprintf("%s/guest.pid", dir);
 	guest_kill_pidfile(p);
 	free(p);
 	p = run_mnt(name);

@@ -3,7 +3,11 @@
  * console logs that outlive their guest.
  *
  *   run/NAME/pid        "PID STARTTIME" of the process that owns the guest
- *   run/NAME/uml.pid    UML's main pid (= its process group)
+ *   run/NAME/uml.pid    UML's main process (host pid: gdb attaches to it)
+ *   run/NAME/guest.pid  "PGID PID START": the guest's process group
+ *                       (bwrap, or UML), the process whose death ends
+ *                       the guest (the sandbox's init, or UML), the
+ *                       group leader's start time (field 22 of its stat)
  *   run/NAME/info       key=value lines: variant, cpus, mem_mb, started
  *   run/NAME/ctl.sock   the supervisor's control socket (named guests)
  *   run/NAME/mnt/       the FUSE mirror (named guests)
@@ -47,7 +51,5 @@ int	 run_alive(const char *name);
 void	 run_remove(const char *name);
 /* Remove every run/NAME whose owner is gone; returns how many. */
 int	 run_cleanup_stale(int verbose);
-/* Process start time (clock ticks since boot) of pid, 0 if gone. */
-unsigned long long run_starttime(pid_t pid);
 
 #endif

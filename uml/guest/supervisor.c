@@ -187,7 +187,7 @@ conn_main(void *arg)
 		    s->name, s->g.o.kernel ? s->g.o.kernel : s->g.o.variant,
 		    s->g.o.cpus, s->g.o.mem_mb,
 		    dead ? (guest_panicked(&s->g, 0) ? "panicked" : "dead") : "running",
-		    (int)s->g.pid, (now_ms() - s->started) / 1000, s->mnt,
+		    (int)s->g.kpid, (now_ms() - s->started) / 1000, s->mnt,
 		    s->g.kernel);
 	} else if (strcmp(buf, "stop") == 0) {
 		reply(c->fd, "ok");
@@ -313,7 +313,9 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 		fatal("pipe");
 	if (guest_boot(&s.g, o, s.rundir) < 0)
 		goto fail;
-	sup_file(&s, "uml.pid", "%d\n", (int)s.g.pid);
+	sup_file(&s, "uml.pid", "%d\n", (int)s.g.kpid);
+	sup_file(&s, "guest.pid", "%d %d %llu\n", (int)s.g.pid,
+	    (int)(s.g.initpid > 1 ? s.g.initpid : s.g.kpid), proc_starttime(s.g.pid));
 	s.started = now_ms();
 	s.link = link_open(s.g.link_fd, log);
 	s.g.link_fd = -1;

@@ -78,13 +78,12 @@ again:
 		return NULL;
 	/* Ctrl-C and Ctrl-\ belong to a gdb on the guest (exec --gdb). */
 	if ((sig == SIGINT || sig == SIGQUIT) && w->pass_int) {
-		if (sig == SIGINT && w->g->pid > 0)
-			gdb_interrupt(w->g->pid);
+		if (sig == SIGINT && w->g->kpid > 0)
+			gdb_interrupt(w->g->kpid);
 		goto again;
 	}
 	w->reason = sig < 0 ? -1 : sig;
-	if (w->g->pid > 0)
-		kill(-w->g->pid, SIGKILL);
+	guest_signal_kill(w->g);
 	return NULL;
 }
 

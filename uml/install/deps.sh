@@ -34,6 +34,7 @@ gdb                  umkit gdb: the debugger on a guest kernel (docs/debugging.m
 e2fsprogs            mke2fs: the guest scratch disk template (uml/guest/mkdisk.sh)
 ca-certificates      fetching the kernel package over https
 dpkg-dev             make deb (dpkg-shlibdeps, dpkg-gencontrol); its test in make test
+bubblewrap           the sandbox of guests and of patched trees' builds (docs/security.md)
 "
 if [ "${1:-}" = fuzz ]; then
 	PKGS="$PKGS

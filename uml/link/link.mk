@@ -43,20 +43,20 @@ $(LT)/test-proto-asan: tests/unit/test-proto.c uml/link/proto.c uml/util-core.c 
 
 $(LT)/test-link: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c uml/link/proto.h \
 		uml/link/link.h $(LT)/umkit-agent
-	$(CC) $(CFLAGS) -iquote uml -DAGENT='"$(CURDIR)/$(LT)/umkit-agent"' \
+	$(CC) $(CFLAGS) -iquote uml -DAGENT='"$(abspath $(LT))/umkit-agent"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
 $(LT)/test-link-asan: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c \
 		uml/link/proto.h uml/link/link.h $(LT)/umkit-agent-asan
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml \
-		-DAGENT='"$(CURDIR)/$(LT)/umkit-agent-asan"' \
+		-DAGENT='"$(abspath $(LT))/umkit-agent-asan"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
 # ThreadSanitizer on the client (the agent is single-threaded).
 $(LT)/test-link-tsan: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c \
 		uml/link/proto.h uml/link/link.h $(LT)/umkit-agent
 	$(CC) $(CFLAGS) -fsanitize=thread -iquote uml \
-		-DAGENT='"$(CURDIR)/$(LT)/umkit-agent"' \
+		-DAGENT='"$(abspath $(LT))/umkit-agent"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
 $(LT)/fuzz-replay: tests/fuzz/fuzz-proto.c tests/fuzz/replay.c uml/link/proto.c uml/util-core.c \

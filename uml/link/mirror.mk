@@ -44,7 +44,7 @@ $(MT)/test-record: tests/unit/test-record.c $(MIRROR_LINK)
 $(MT)/test-mirror-host: tests/unit/test-mirror-host.c $(MIRROR_LINK) \
 		$(MT)/umkit-agent
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -iquote uml -DAGENT='"$(CURDIR)/$(MT)/umkit-agent"' \
+	$(CC) $(CFLAGS) -iquote uml -DAGENT='"$(abspath $(MT))/umkit-agent"' \
 		-o $@ $(filter-out $(MT)/umkit-agent,$^) $(MIRROR_FUSE_LIBS) \
 		-lcmocka -pthread
 
@@ -71,7 +71,7 @@ $(MT)/test-mirror-host-asan: tests/unit/test-mirror-host.c $(MIRROR_SAN_SRCS) \
 		$(MT)/umkit-agent-asan $(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -iquote uml -Itui \
-		-DAGENT='"$(CURDIR)/$(MT)/umkit-agent-asan"' -o $@ \
+		-DAGENT='"$(abspath $(MT))/umkit-agent-asan"' -o $@ \
 		$(filter %.c %.a,$^) $(MIRROR_FUSE_LIBS) -lcmocka -pthread
 
 UNIT_TESTS	+= $(MT)/test-mirror-unit-asan $(MT)/test-record-asan \
