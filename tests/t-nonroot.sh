@@ -32,14 +32,15 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
-mkdir -p "$T/build/bin" "$T/build/k/base" "$T/build/rootfs" "$T/uml"
+mkdir -p "$T/build/bin" "$T/build/k/base" "$T/build/rootfs" "$T/uml/link" "$T/uml/guest"
 cp "$TOP/build/bin/umkit" "$T/build/bin/"
-cp uml/link/allow.conf uml/guest/mkdisk.sh "$T/uml/"
+cp uml/link/allow.conf "$T/uml/link/"
+cp uml/guest/mkdisk.sh "$T/uml/guest/"
 for f in build/k/base/linux build/rootfs/initramfs.cpio; do
 	ln "$TOP/$f" "$T/$f" 2>/dev/null || cp -p "$TOP/$f" "$T/$f"
 done
 find "$T" -type d -exec chown "$U" {} +
-chown "$U" "$T/build/bin/umkit" "$T/uml/allow.conf" "$T/uml/mkdisk.sh"
+chown "$U" "$T/build/bin/umkit" "$T/uml/link/allow.conf" "$T/uml/guest/mkdisk.sh"
 chmod 755 "$T"
 K="$T/build/bin/umkit"
 uml_of_user() { pgrep -u "$U" -f "$T/build/k/" | tr '\n' ' '; }

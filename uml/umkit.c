@@ -37,6 +37,10 @@ usage(FILE *f)
 "Exit status of exec: the command's own; 123 guest kernel panic,\n"
 "124 timeout, 125 umkit error.\n"
 "\n"
+"Guests and builds of patched trees run in a sandbox (bubblewrap; see\n"
+"docs/security.md).  --no-sandbox, given to any command, runs them\n"
+"without it: for a host without user namespaces, at your own risk.\n"
+"\n"
 "Example:\n"
 "  umkit exec -c 4 -- cat /sys/devices/system/cpu/online\n");
 }
@@ -70,6 +74,29 @@ wants_help(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * --no-sandbox, before or after the command's name (not after a "--"): out of
+ * argv, it sets UMKIT_SANDBOX=off for this process and its children
+ * (sandbox.h).  The new argc.
+ */
+static int
+no_sandbox(int argc, char **argv)
+{
+	int	i, j;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--no-sandbox") != 0)
+			continue;
+		for (j = i; j < argc; j++)
+			argv[j] = argv[j + 1];
+		argc--;
+		i--;
+		if (setenv("UMKIT_SANDBOX", "off", 1) < 0)
+			fatal("setenv");
+	}
+	return argc;
+}
+
 /* Run one command: help, operand count, the guest it needs, then exec. */
 static int
 dispatch(const struct cmd *c, int argc, char **argv)
@@ -94,6 +121,7 @@ main(int argc, char **argv)
 {
 	const struct cmd	**c;
 
+	argc = no_sandbox(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_KIT;

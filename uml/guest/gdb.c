@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gdb.h"
+#include "kernel/kbuild.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -41,6 +42,36 @@ readable(const char *path)
 	return access(path, R_OK) == 0;
 }
 
+/*
+ * Whether kernel binary path is build/k/VARIANT/linux of one of the
+ * kit's own variants (kbuild.h: not a smoke tree, not an exercise).
+ */
+static int
+tree_trusted(const char *path)
+{
+	char		*k = top_path("build/k"), *rk = realpath(k, NULL), *v, *d;
+	size_t		 n;
+	int		 yes = 0;
+
+	if (rk != NULL && strncmp(path, rk, n = strlen(rk)) == 0 &&
+	    path[n] == '/') {
+		v = xstrdup(path + n + 1);
+		if ((d = strchr(v, '/')) != NULL && strcmp(d, "/linux") == 0) {
+			*d = '\0';
+			v[kbuild_base_len(v)] = '\0';
+			if (strncmp(v, "smoke-", 6) != 0 && strncmp(v, "ex-", 3) != 0 &&
+			    (d = variant_dir(v)) != NULL) {
+				yes = 1;
+				free(d);
+			}
+		}
+		free(v);
+	}
+	free(rk);
+	free(k);
+	return yes;
+}
+
 /* Fill k from the binary's path: obj/ and src/ beside it. */
 int
 gdb_kernel_find(const char *path, struct gdb_kernel *k)
@@ -67,9 +98,10 @@ gdb_kernel_find(const char *path, struct gdb_kernel *k)
 	else
 		free(p);
 	free(dir);
+	k->trusted = tree_trusted(k->binary);
 	if (k->obj != NULL) {
 		p = xasprintf("%s/vmlinux-gdb.py", k->obj);
-		if (readable(p))
+		if (readable(p) && k->trusted)
 			k->gdbpy = p;
 		else
 			free(p);
@@ -159,6 +191,9 @@ gdb_write_setup(const char *path, const struct gdb_kernel *k, int from_exec)
 "# (clone3); Ctrl-C is SIGUSR2 (above).\n");
 	if (!k->debuginfo)
 		fprintf(f, "echo umkit: %s\\n\n", gdb_nodebug_hint());
+	if (k->obj != NULL && !k->trusted)
+		fprintf(f, "echo umkit: this kernel's tree is not the kit's own: "
+		    "its gdb helpers (lx-*) are not loaded (docs/security.md)\\n\n");
 	if (k->gdbpy != NULL)
 		fprintf(f,
 "# The kernel's own helpers (CONFIG_GDB_SCRIPTS): lx-dmesg, lx-ps, ...\n"

@@ -30,8 +30,16 @@ struct gdb_kernel {
 				   file, the name lx-symbols looks for) */
 	char	*obj;		/* its build directory, NULL if unknown */
 	char	*src;		/* its source tree, NULL if unknown */
-	char	*gdbpy;		/* obj/vmlinux-gdb.py, NULL without GDB_SCRIPTS */
+	char	*gdbpy;		/* obj/vmlinux-gdb.py, NULL without GDB_SCRIPTS
+				   or when the tree is not trusted */
 	int	 debuginfo;	/* built with CONFIG_DEBUG_INFO */
+	/*
+	 * The tree is one of the kit's own variants (build/k/VARIANT with a
+	 * series in the kit's patches): its scripts may run here.  Any other
+	 * tree (a smoke tree, an exercise) is a patch's: its gdb helpers
+	 * are not loaded and its decode script runs in the sandbox.
+	 */
+	int	 trusted;
 };
 
 /*

@@ -10,6 +10,7 @@
 
 #include "gdb.h"
 #include "oops.h"
+#include "sandbox.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -85,6 +86,7 @@ oops_decode(const char *kernel, const char *report)
 {
 	struct gdb_kernel	 k;
 	struct spawn		 sp;
+	struct sandbox		 sb = { 0 };
 	char			*script = NULL, *out = NULL, *argv[5];
 	char			 tmpl[] = "/tmp/umkit-oops-XXXXXX";
 	int			 fd = -1, st;
@@ -108,7 +110,18 @@ oops_decode(const char *kernel, const char *report)
 	argv[2] = k.binary;
 	argv[3] = "auto";
 	argv[4] = NULL;
-	spawn_init(&sp, argv);
+	/* A patch's tree: its script runs in the sandbox, or not at all. */
+	if (!k.trusted) {
+		if (!sandbox_use(1, script) )
+			goto out;
+		sandbox_init(&sb);
+		sandbox_ro(&sb, k.binary);
+		sandbox_ro(&sb, k.obj);
+		sandbox_ro(&sb, k.src);
+		sandbox_ro(&sb, kit()->cache);
+		spawn_init(&sp, sandbox_argv(&sb, argv));
+	} else
+		spawn_init(&sp, argv);
 	sp.in = fd;
 	sp.out = SPAWN_CAPTURE;
 	st = spawn_run(&sp);
@@ -117,6 +130,7 @@ oops_decode(const char *kernel, const char *report)
 	else
 		spawn_free(&sp);
 out:
+	sandbox_free(&sb);
 	if (fd >= 0)
 		close(fd);
 	free(script);

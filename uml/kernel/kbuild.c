@@ -176,7 +176,7 @@ enum kbuild_status
 kbuild_run(const struct kbuild_req *q, struct kbuild_res *res)
 {
 	char		*script = top_path("uml/kernel/kbuild.sh");
-	char		*build = top_path("build"), *tree, *cnt, *t, *env[3];
+	char		*build = top_path("build"), *tree, *cnt, *t, *env[4];
 	char		*argv[] = { "/bin/sh", script, q->tree_only ? "--tree" :
 			    (char *)q->variant, q->tree_only ? (char *)q->variant :
 			    NULL, NULL };
@@ -186,9 +186,11 @@ kbuild_run(const struct kbuild_req *q, struct kbuild_res *res)
 	memset(res, 0, sizeof *res);
 	memset(&w, 0, sizeof w);
 	env[0] = xasprintf("UMKIT_BUILD=%s", build);
-	env[1] = q->patches != NULL ? xasprintf("UMKIT_PATCHES=%s", q->patches) :
-	    NULL;
-	env[2] = NULL;
+	env[1] = env[2] = env[3] = NULL;
+	if (q->patches != NULL)
+		env[1] = xasprintf("UMKIT_PATCHES=%s", q->patches);
+	if (q->untrusted)
+		env[env[1] != NULL ? 2 : 1] = xstrdup("UMKIT_UNTRUSTED=1");
 	spawn_init(&sp, argv);
 	sp.env = env;
 	sp.out = SPAWN_CAPTURE;
@@ -233,6 +235,7 @@ kbuild_run(const struct kbuild_req *q, struct kbuild_res *res)
 	free(w.log);
 	free(env[0]);
 	free(env[1]);
+	free(env[2]);
 	free(script);
 	free(build);
 	return res->status;

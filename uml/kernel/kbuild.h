@@ -38,6 +38,9 @@ struct kbuild_req {
 					   directory (NULL: $UMKIT_PATCHES or
 					   the kit's patches/) */
 	int		 tree_only;	/* prepare the patched tree only */
+	int		 untrusted;	/* not the kit's own series (an
+					   exercise): refused without the
+					   sandbox; smoke variants always are */
 	const char	*log;		/* the script's messages into this file
 					   (NULL: on our stderr) */
 	/* Called about every 300 ms while it runs, or NULL. */

@@ -39,6 +39,16 @@
 # UMKIT_SHARED_CACHE (a shared read-only source and ccache, default
 # /var/cache/umkit, used where present).
 # UMKIT_DEBUG_CONFIG (the fragment of +debug kernels; uml/kernel/debug.config).
+# UMKIT_UNTRUSTED=1: the series is not the kit's (an exercise; smoke
+# variants always are untrusted).  UMKIT_SANDBOX=off: no sandbox.
+#
+# The sandbox (docs/security.md, the same rules as uml/sandbox.c): every
+# command that runs the tree's own code (its Makefiles, scripts, host
+# programs: configuring and building) runs under bubblewrap in new user,
+# pid, network and IPC namespaces, the host read-only, $HOME and the
+# checkout hidden, writable only the object and config directories and
+# the ccache.  Where bubblewrap cannot make namespaces, an untrusted
+# series is refused (exit 1) and a trusted one builds without it.
 # Exit status: 0 ok, 1 usage or environment, 2 patch, 3 config, 4 build.
 set -eu
 
@@ -107,6 +117,48 @@ fi
 tree="$vdir/src"
 obj="$vdir/obj"
 mkdir -p "$vdir"
+
+# The sandbox, as the positional parameters of sb's bwrap (sb_init, then
+# sb_ro/sb_rw add to it); sandboxed= says whether it is used.
+untrusted=${UMKIT_UNTRUSTED:-}
+case $pvariant in smoke-*) untrusted=1 ;; esac
+sandboxed=
+if [ "${UMKIT_SANDBOX:-}" != off ]; then
+	if bwrap --unshare-user --unshare-pid --unshare-net --die-with-parent \
+	    --ro-bind / / --proc /proc -- true 2>/dev/null; then
+		sandboxed=1
+	elif [ -n "$untrusted" ]; then
+		die 1 "variant $variant: refused without a sandbox (bubblewrap cannot make its namespaces here; 'umkit doctor'); build it anyway with UMKIT_SANDBOX=off (--no-sandbox), at your own risk"
+	else
+		echo "umkit: variant $variant: building without a sandbox (bubblewrap cannot make its namespaces here; 'umkit doctor')" >&2
+	fi
+fi
+sb_args=
+# sb_add WORD...: more bwrap words (kept NUL-free and newline-separated).
+sb_add() { for w in "$@"; do sb_args="$sb_args$w
+"; done; }
+# sb_hide DIR: an empty tmpfs over an existing directory.
+sb_hide() { [ -z "$1" ] || [ "$1" = / ] || [ ! -d "$1" ] || sb_add --tmpfs "$1"; }
+sb_ro() { [ ! -e "$1" ] || sb_add --ro-bind "$1" "$1"; }
+sb_rw() { [ ! -e "$1" ] || sb_add --bind "$1" "$1"; }
+# sb CMD...: CMD in the sandbox (or as it is, without one).
+sb() {
+	if [ -z "$sandboxed" ]; then "$@"; return; fi
+	(
+		IFS='
+'
+		set -f
+		# shellcheck disable=SC2086
+		exec bwrap $sb_args -- "$@"
+	)
+}
+sb_add --unshare-user --unshare-pid --unshare-net --unshare-ipc \
+	--die-with-parent --ro-bind / / --dev /dev --proc /proc
+sb_hide /tmp; sb_hide /var/tmp; sb_hide /dev/shm; sb_hide /run/user
+sb_hide "$HOME"
+[ -f "$here/../installed" ] || sb_hide "$top"
+sb_hide "$cache"
+sb_add --setenv HOME /nonexistent --setenv TMPDIR /tmp
 
 # One build of a variant at a time.
 exec 9>"$vdir/.lock"
@@ -316,13 +368,19 @@ if [ -n "$seedobj" ] && [ -d "$seedobj" ]; then
 	echo "umkit: variant $variant: first build from $(basename "$seed")'s objects (same config)" >&2
 fi
 cfg="$vdir/cfg"
-mk() { make -s -C "$tree" ARCH=um "$norust" "$@"; }
+mk() { sb make -s -C "$tree" ARCH=um "$norust" "$@"; }
+# What the tree's code may read and write: the tree (and the pristine
+# source its links point into), the config fragments, obj/ and cfg/.
+mkdir -p "$obj" "$cfg"
+sb_ro "$pristine"; sb_ro "$tree"
+for f in "$@"; do sb_ro "$f"; done
+sb_rw "$obj"; sb_rw "$cfg"
 
 if [ "$(cat "$obj/.umkit-config-stamp" 2>/dev/null)" != "$cstamp" ] || [ ! -f "$obj/.config" ]; then
-	rm -rf "$cfg"; mkdir -p "$cfg" "$obj"
+	rm -rf "$cfg"/* "$cfg"/.[!.]* 2>/dev/null || true; mkdir -p "$cfg" "$obj"
 	{
 		mk O="$cfg" tinyconfig &&
-		"$tree/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" "$@" &&
+		sb "$tree/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" "$@" &&
 		mk O="$cfg" olddefconfig
 	} > "$vdir/config.log" 2>&1 || die 3 "variant $variant: configuring failed (see $vdir/config.log)"
 	# Every requested value must have stuck.
@@ -341,7 +399,7 @@ if [ "$(cat "$obj/.umkit-config-stamp" 2>/dev/null)" != "$cstamp" ] || [ ! -f "$
 	fi
 	cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
 	echo "$cstamp" > "$obj/.umkit-config-stamp"
-	rm -rf "$cfg"
+	rm -rf "$cfg"/* "$cfg"/.[!.]* 2>/dev/null || true
 fi
 
 # --- 3. build --------------------------------------------------------------
@@ -423,7 +481,9 @@ stop_ticker() {
 }
 # The kit's own make flags (make -s, V=1, CFLAGS=..., a jobserver) are not
 # the kernel's: its build is the same whoever calls this script.
-if ! env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL \
+mkdir -p "$CCACHE_DIR"
+sb_rw "$CCACHE_DIR"
+if ! sb env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL \
     make -C "$tree" ARCH=um "$norust" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1; then
 	stop_ticker
 	tail -n 25 "$vdir/build.log" >&2

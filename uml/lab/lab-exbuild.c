@@ -314,6 +314,7 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 	    "(a minute or two)\n", l->name, base_name(l->ex_path));
 	q.variant = vname;
 	q.patches = pdir;
+	q.untrusted = 1;	/* the student's code */
 	if (kbuild_run(&q, &res) != KBUILD_OK) {
 		warnmsg("lab %s: the kernel with your %s does not build (the "
 		    "compiler's messages are above)", l->name, src);
