@@ -24,6 +24,12 @@ bench-build: all
 bench-boot: all
 	@sh tests/bench-boot.sh
 
+# What the sandbox costs at boot and in a one-file build (paired runs).
+.PHONY: bench-sandbox
+bench: bench-sandbox
+bench-sandbox: all
+	@sh tests/bench-sandbox.sh
+
 # The guest disk's boot cost; the workloads' figures and their spread.
 $(B)/tests/bench-disk: tests/bench-disk.c tests/bench.h uml/guest/disk.c uml/guest/disk.h uml/util.c uml/spawn.c \
 		uml/util-core.c

@@ -22,12 +22,22 @@ sandbox_wanted(void)
 	return e == NULL || strcmp(e, "off") != 0;
 }
 
-/* Whether bwrap makes its namespaces here; tried once. */
-int
-sandbox_works(char *why, size_t len)
+/* This host boot's id (allocated; "" when unknown). */
+static char *
+boot_id(void)
 {
-	static int	 tried, works;
-	static char	 reason[256];
+	char	*t = read_text("/proc/sys/kernel/random/boot_id");
+
+	if (t == NULL)
+		return xstrdup("");
+	t[strcspn(t, "\n")] = '\0';
+	return t;
+}
+
+/* Try bwrap once: 1 when it made its namespaces, else 0 with the reason. */
+static int
+probe(char *reason, size_t len)
+{
 	char		*argv[] = { SANDBOX_BWRAP, "--unshare-user", "--unshare-pid",
 			    "--unshare-net", "--die-with-parent", "--ro-bind", "/",
 			    "/", "--proc", "/proc", "--", "true", NULL };
@@ -35,28 +45,55 @@ sandbox_works(char *why, size_t len)
 	char		*nl;
 	int		 st;
 
+	spawn_init(&sp, argv);
+	sp.out = SPAWN_CAPTURE;
+	sp.err = SPAWN_TO_OUT;
+	sp.max = 4096;
+	st = spawn_run(&sp);
+	if (st == 127)
+		snprintf(reason, len, "bubblewrap is not installed (apt-get "
+		    "install bubblewrap)");
+	else if (st != 0) {
+		if (sp.output != NULL && (nl = strchr(sp.output, '\n')) != NULL)
+			*nl = '\0';
+		snprintf(reason, len, "bwrap cannot make its namespaces here (%s)",
+		    sp.output != NULL && *sp.output != '\0' ? sp.output :
+		    "no user namespaces?");
+	}
+	spawn_free(&sp);
+	return st == 0;
+}
+
+/*
+ * Whether bwrap makes its namespaces here.  Tried once per process; a
+ * success is remembered for this host boot in the run directory
+ * (run/.sandbox: the boot id), so that a boot does not pay for the try
+ * (about 4 ms).
+ */
+int
+sandbox_works(char *why, size_t len)
+{
+	static int	 tried, works;
+	static char	 reason[256];
+	char		*mark, *id, *t;
+
 	if (!tried) {
 		tried = 1;
-		spawn_init(&sp, argv);
-		sp.out = SPAWN_NULL;
-		sp.err = SPAWN_CAPTURE;
-		/* stderr captured: through the stdout pipe */
-		sp.out = SPAWN_CAPTURE;
-		sp.err = SPAWN_TO_OUT;
-		sp.max = 4096;
-		st = spawn_run(&sp);
-		works = st == 0;
-		if (st == 127)
-			snprintf(reason, sizeof reason, "bubblewrap is not installed "
-			    "(apt-get install bubblewrap)");
-		else if (!works) {
-			if (sp.output != NULL && (nl = strchr(sp.output, '\n')) != NULL)
-				*nl = '\0';
-			snprintf(reason, sizeof reason, "bwrap cannot make its "
-			    "namespaces here (%s)", sp.output != NULL &&
-			    *sp.output != '\0' ? sp.output : "no user namespaces?");
+		mark = xasprintf("%s/.sandbox", kit()->run);
+		id = boot_id();
+		t = read_text(mark);
+		if (t != NULL && *id != '\0' && strncmp(t, id, strlen(id)) == 0 &&
+		    t[strlen(id)] == '\n' && spawn_findable(SANDBOX_BWRAP))
+			works = 1;
+		else if ((works = probe(reason, sizeof reason)) && *id != '\0' &&
+		    mkdir_p(kit()->run, 0700) == 0) {
+			free(t);
+			t = xasprintf("%s\n", id);
+			write_file_atomic(mark, t, strlen(t), 0600);
 		}
-		spawn_free(&sp);
+		free(t);
+		free(id);
+		free(mark);
 	}
 	if (!works && why != NULL)
 		snprintf(why, len, "%s", reason);
@@ -104,9 +141,12 @@ add3(struct sandbox *sb, const char *opt, const char *a, const char *b)
 	sandbox_add(sb, b);
 }
 
-/* Hide directory path behind an empty tmpfs (when it is one). */
+/*
+ * Hide directory path behind an empty tmpfs (when it is one); ro: made
+ * read-only once the binds below it are in.
+ */
 static void
-hide(struct sandbox *sb, const char *path)
+hide(struct sandbox *sb, const char *path, int ro)
 {
 	struct stat	st;
 
@@ -115,6 +155,11 @@ hide(struct sandbox *sb, const char *path)
 		return;
 	sandbox_add(sb, "--tmpfs");
 	sandbox_add(sb, path);
+	if (ro) {
+		sb->hidden = xrealloc(sb->hidden, (sb->nhidden + 1) *
+		    sizeof *sb->hidden);
+		sb->hidden[sb->nhidden++] = xstrdup(path);
+	}
 }
 
 /* The common part. */
@@ -136,18 +181,19 @@ sandbox_init(struct sandbox *sb)
 	sandbox_add(sb, "/dev");
 	sandbox_add(sb, "--proc");
 	sandbox_add(sb, "/proc");
-	hide(sb, "/tmp");
-	hide(sb, "/var/tmp");
-	hide(sb, "/dev/shm");
-	hide(sb, "/run/user");
+	/* Private scratch space (UML's memory file goes to TMPDIR). */
+	hide(sb, "/tmp", 0);
+	hide(sb, "/var/tmp", 0);
+	hide(sb, "/dev/shm", 0);
 	/* The user's files, and the kit's: its sources, other guests. */
-	hide(sb, getenv("HOME"));
+	hide(sb, "/run/user", 1);
+	hide(sb, getenv("HOME"), 1);
 	if (!L->installed)
-		hide(sb, L->top);
-	hide(sb, L->run);
-	hide(sb, L->cache);
-	hide(sb, L->state);
-	hide(sb, L->logs);
+		hide(sb, L->top, 1);
+	hide(sb, L->run, 1);
+	hide(sb, L->cache, 1);
+	hide(sb, L->state, 1);
+	hide(sb, L->logs, 1);
 	/* Nothing inside learns where it ran from. */
 	add3(sb, "--setenv", "HOME", "/nonexistent");
 	add3(sb, "--setenv", "TMPDIR", "/tmp");
@@ -175,6 +221,11 @@ sandbox_argv(struct sandbox *sb, char *const cmd[])
 {
 	int	i;
 
+	/* Deepest first: a read-only parent must not stop a child's remount. */
+	for (i = sb->nhidden - 1; i >= 0; i--) {
+		sandbox_add(sb, "--remount-ro");
+		sandbox_add(sb, sb->hidden[i]);
+	}
 	sandbox_add(sb, "--");
 	for (i = 0; cmd[i] != NULL; i++)
 		sandbox_add(sb, cmd[i]);
@@ -190,5 +241,8 @@ sandbox_free(struct sandbox *sb)
 	for (i = 0; i < sb->argc; i++)
 		free(sb->argv[i]);
 	free(sb->argv);
+	for (i = 0; i < sb->nhidden; i++)
+		free(sb->hidden[i]);
+	free(sb->hidden);
 	memset(sb, 0, sizeof *sb);
 }

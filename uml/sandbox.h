@@ -26,6 +26,9 @@
 struct sandbox {
 	char	**argv;		/* bwrap and its options so far */
 	int	  argc, cap;
+	char	**hidden;	/* the directories hidden: made read-only
+				   once the binds are in (sandbox_argv) */
+	int	  nhidden;
 };
 
 /* Whether the sandbox is wanted (not UMKIT_SANDBOX=off). */
@@ -49,7 +52,10 @@ void	 sandbox_ro(struct sandbox *, const char *path);
 void	 sandbox_rw(struct sandbox *, const char *path);
 /* Add one bwrap option word. */
 void	 sandbox_add(struct sandbox *, const char *arg);
-/* The whole argv: bwrap, its options, "--", cmd (NULL-ended; owned). */
+/*
+ * The whole argv: bwrap, its options, the hidden directories remounted
+ * read-only (a write there fails, EROFS), "--", cmd (NULL-ended; owned).
+ */
 char	**sandbox_argv(struct sandbox *, char *const cmd[]);
 void	 sandbox_free(struct sandbox *);
 

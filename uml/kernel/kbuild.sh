@@ -137,8 +137,17 @@ sb_args=
 # sb_add WORD...: more bwrap words (kept NUL-free and newline-separated).
 sb_add() { for w in "$@"; do sb_args="$sb_args$w
 "; done; }
-# sb_hide DIR: an empty tmpfs over an existing directory.
-sb_hide() { [ -z "$1" ] || [ "$1" = / ] || [ ! -d "$1" ] || sb_add --tmpfs "$1"; }
+# sb_hide DIR [ro]: an empty tmpfs over an existing directory; ro: made
+# read-only once the binds below it are in (sb_ro_list, deepest first).
+sb_ro_list=
+sb_hide() {
+	[ -z "$1" ] || [ "$1" = / ] || [ ! -d "$1" ] || {
+		sb_add --tmpfs "$1"
+		[ -z "${2:-}" ] || sb_ro_list="--remount-ro
+$1
+$sb_ro_list"
+	}
+}
 sb_ro() { [ ! -e "$1" ] || sb_add --ro-bind "$1" "$1"; }
 sb_rw() { [ ! -e "$1" ] || sb_add --bind "$1" "$1"; }
 # sb CMD...: CMD in the sandbox (or as it is, without one).
@@ -149,15 +158,15 @@ sb() {
 '
 		set -f
 		# shellcheck disable=SC2086
-		exec bwrap $sb_args -- "$@"
+		exec bwrap $sb_args $sb_ro_list -- "$@"
 	)
 }
 sb_add --unshare-user --unshare-pid --unshare-net --unshare-ipc \
 	--die-with-parent --ro-bind / / --dev /dev --proc /proc
-sb_hide /tmp; sb_hide /var/tmp; sb_hide /dev/shm; sb_hide /run/user
-sb_hide "$HOME"
-[ -f "$here/../installed" ] || sb_hide "$top"
-sb_hide "$cache"
+sb_hide /tmp; sb_hide /var/tmp; sb_hide /dev/shm; sb_hide /run/user ro
+sb_hide "$HOME" ro
+[ -f "$here/../installed" ] || sb_hide "$top" ro
+sb_hide "$cache" ro
 sb_add --setenv HOME /nonexistent --setenv TMPDIR /tmp
 
 # One build of a variant at a time.
