@@ -66,38 +66,48 @@ probe(char *reason, size_t len)
 
 /*
  * Whether bwrap makes its namespaces here.  Tried once per process; a
- * success is remembered for this host boot in the run directory
- * (run/.sandbox: the boot id), so that a boot does not pay for the try
- * (about 4 ms).
+ * success is remembered for this host boot and this bwrap in the run
+ * directory (run/.sandbox: the boot id and bwrap's path), so that a boot
+ * does not pay for the try (about 4 ms).
  */
 int
 sandbox_works(char *why, size_t len)
 {
 	static int	 tried, works;
 	static char	 reason[256];
-	char		*mark, *id, *t;
+	char		*mark, *id, *t, *bw, *want;
 
 	if (!tried) {
 		tried = 1;
 		mark = xasprintf("%s/.sandbox", kit()->run);
 		id = boot_id();
+		bw = spawn_which(SANDBOX_BWRAP);
+		want = xasprintf("%s\n%s\n", id, bw != NULL ? bw : "");
 		t = read_text(mark);
-		if (t != NULL && *id != '\0' && strncmp(t, id, strlen(id)) == 0 &&
-		    t[strlen(id)] == '\n' && spawn_findable(SANDBOX_BWRAP))
+		if (t != NULL && bw != NULL && *id != '\0' && strcmp(t, want) == 0)
 			works = 1;
 		else if ((works = probe(reason, sizeof reason)) && *id != '\0' &&
-		    mkdir_p(kit()->run, 0700) == 0) {
-			free(t);
-			t = xasprintf("%s\n", id);
-			write_file_atomic(mark, t, strlen(t), 0600);
-		}
+		    mkdir_p(kit()->run, 0700) == 0)
+			write_file_atomic(mark, want, strlen(want), 0600);
 		free(t);
+		free(want);
+		free(bw);
 		free(id);
 		free(mark);
 	}
 	if (!works && why != NULL)
 		snprintf(why, len, "%s", reason);
 	return works;
+}
+
+/* Forget that the sandbox worked (a sandboxed start failed after all). */
+void
+sandbox_forget(void)
+{
+	char	*mark = xasprintf("%s/.sandbox", kit()->run);
+
+	unlink(mark);
+	free(mark);
 }
 
 /* Whether to sandbox this run; refuse an untrusted one without it. */

@@ -38,6 +38,8 @@ int	 sandbox_wanted(void);
  * about 5 ms); when not, why in why (one line).
  */
 int	 sandbox_works(char *why, size_t len);
+/* Forget a remembered success (a sandboxed start failed after all). */
+void	 sandbox_forget(void);
 /*
  * Whether to run in the sandbox: wanted and working.  When it is wanted
  * but does not work, a trusted run goes on without it (said once on

@@ -311,30 +311,39 @@ spawn_free(struct spawn *sp)
 	sp->len = 0;
 }
 
-/* Whether execvp would find name. */
-int
-spawn_findable(const char *name)
+/* The file execvp would run for name (allocated), or NULL. */
+char *
+spawn_which(const char *name)
 {
 	const char	*path = getenv("PATH"), *p, *e;
 	char		*f;
-	int		 ok = 0;
 
 	if (*name == '\0')
-		return 0;
+		return NULL;
 	if (strchr(name, '/') != NULL)
-		return access(name, X_OK) == 0;
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
 	if (path == NULL)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	for (p = path;; p = e + 1) {
 		e = strchrnul(p, ':');
 		f = e == p ? xasprintf("./%s", name) :
 		    xasprintf("%.*s/%s", (int)(e - p), p, name);
-		ok = access(f, X_OK) == 0;
+		if (access(f, X_OK) == 0)
+			return f;
 		free(f);
-		if (ok || *e == '\0')
-			break;
+		if (*e == '\0')
+			return NULL;
 	}
-	return ok;
+}
+
+/* Whether execvp would find name. */
+int
+spawn_findable(const char *name)
+{
+	char	*f = spawn_which(name);
+
+	free(f);
+	return f != NULL;
 }
 
 /* Run argv for its stdout (spawn.h). */

@@ -74,6 +74,8 @@ void	spawn_free(struct spawn *);
 
 /* Whether name is a program spawn can run: a path, or a name in $PATH. */
 int	spawn_findable(const char *name);
+/* The file that would run for name (allocated), or NULL. */
+char	*spawn_which(const char *name);
 
 /*
  * Run argv and return its stdout (NUL-terminated, its length in *len

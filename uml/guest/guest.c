@@ -288,6 +288,7 @@ sandbox_started(struct guest *g, int info[2])
 	if (k <= 0) {
 		g->initpid = 0;
 		guest_wait_gone(g, 2000);
+		sandbox_forget();
 		warnmsg("the sandbox (bwrap) did not start the kernel:");
 		guest_print_tail(g, 8);
 		return -1;
