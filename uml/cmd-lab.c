@@ -33,6 +33,7 @@ lab_main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "exercise", required_argument, NULL, 'e' },
 		{ "base-kernel", required_argument, NULL, 'k' },
+		{ "trust", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct lab_opts	 o;
@@ -59,6 +60,7 @@ lab_main(int argc, char **argv)
 		case 'c': csv = optarg; break;
 		case 'v': o.verbose = true; break;
 		case 'e': o.exercise = optarg; break;
+		case 'T': lab_trust_all(); break;
 		case 'k':
 			if (access(optarg, X_OK) < 0)
 				fatal("--base-kernel %s", optarg);
@@ -133,6 +135,9 @@ const struct cmd cmd_lab = {
 "                  kernel K, steps on other variants and debugger steps\n"
 "                  are skipped (how 'umkit smoke' runs the labs on a\n"
 "                  patched kernel)\n"
+"  --trust         let a lab from elsewhere have gdb steps (gdb scripts can\n"
+"                  run any command: only for labs whose author you trust;\n"
+"                  the kit's own labs have them anyway)\n"
 "  report [--csv DIR] RESULTS...  merge result files (JSON) of many runs\n"
 "                  into one table per lab, and a CSV per lab in DIR\n"
 "\n"

@@ -138,6 +138,16 @@ test_errors(void **state)
 		{ "title T\nstep a A\nlet x = 3\nlet x = 4\n", "t.lab:4: let x: defined twice" },
 		{ "title T\nstep a A\nlet x = delta(vmstat.a, m)\n", "t.lab:3: delta(vmstat.a, m): no 'mark m'" },
 		{ "title T\nstep a A\nlet x = 3\nstep b B\ncheck x > 1\n", "t.lab:5: " },
+		/* Lab files are data: paths stay in the mirror, names plain. */
+		{ "title T\nstep a A\nwrite /../../../.bashrc x\n", "t.lab:3: write /../../../.bashrc: only a plain path under /proc or /sys" },
+		{ "title T\nstep a A\nwrite /proc/../../etc/passwd x\n", "t.lab:3: write /proc/../../etc/passwd: only a plain path" },
+		{ "title T\nstep a A\nwrite /etc/passwd x\n", "t.lab:3: write /etc/passwd: only a plain path" },
+		{ "title T\nstep a A\nwrite /proc/sys//vm/drop_caches 3\n", "t.lab:3: write /proc/sys//vm/drop_caches: only" },
+		{ "title T\nstep a A\nwrite /sys/./kernel/mm x\n", "t.lab:3: write /sys/./kernel/mm: only" },
+		{ "title T\nexercise kernel base mm/a'b.c f TODO\nstep a A\n", "t.lab:2: exercise kernel: mm/a'b.c: want a path inside the kernel tree" },
+		{ "title T\nexercise program a$(x).c\nstep a A\n", "t.lab:2: exercise program: want one FILE.c" },
+		{ "title T\nstep a A\nrun kvbench\ncheck result(kvbench.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx) > 0\n", "t.lab:4: result(kvbench.xxxx" },
+		{ "title T\nstep a A\nrun xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\ncheck result(xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.k) > 0\n", "want WORKLOAD.KEY (each under 64 characters)" },
 	};
 	size_t		 i;
 	char		*errs;
@@ -150,6 +160,60 @@ test_errors(void **state)
 			fail_msg("case %zu: want '%s', got '%s'", i, cases[i].want, errs);
 		free(errs);
 	}
+}
+
+/* A plain write path, a lab name; a lab's file name that is not plain. */
+static void
+test_plain_names(void **state)
+{
+	struct lab	*l;
+	char		*errs;
+
+	(void)state;
+	assert_true(lab_write_path_ok("/proc/sys/vm/drop_caches"));
+	assert_true(lab_write_path_ok("/sys/kernel/debug/lru_gen"));
+	assert_false(lab_write_path_ok("/proc/sys/vm/"));
+	assert_false(lab_write_path_ok("/proc/.."));
+	assert_false(lab_write_path_ok("/procx/a"));
+	assert_false(lab_write_path_ok("/"));
+	assert_true(lab_name_ok("02-mglru"));
+	assert_false(lab_name_ok(".hidden"));
+	assert_false(lab_name_ok("a'b"));
+	assert_false(lab_name_ok("a/b"));
+	assert_false(lab_name_ok(""));
+	l = lab_parse("/tmp/it's.lab", "title T\nstep a A\n", 18, NULL, &errs);
+	assert_null(l);
+	assert_non_null(strstr(errs, "the file name 'it's' is not a lab name"));
+	free(errs);
+}
+
+/* A gdb step: only in the kit's own labs, or with --trust. */
+static void
+test_gdb_trust(void **state)
+{
+	static const char	 t[] = "title T\nstep a A\ngdb x.gdb\n";
+	struct lab_env		 env = { .trusted_dir = TOP "/labs" };
+	struct lab		*l;
+	char			*errs;
+
+	(void)state;
+	l = lab_parse("/tmp/elsewhere.lab", t, strlen(t), &env, &errs);
+	assert_null(l);
+	assert_non_null(strstr(errs, "only the kit's own labs"));
+	free(errs);
+	env.trust_all = true;
+	l = lab_parse("/tmp/elsewhere.lab", t, strlen(t), &env, &errs);
+	assert_non_null(l);
+	lab_free(l);
+	free(errs);
+	env.trust_all = false;
+	l = lab_parse(TOP "/labs/x.lab", t, strlen(t), &env, &errs);
+	assert_null(l);		/* the lab file is not there: realpath fails */
+	free(errs);
+	l = lab_parse(TOP "/labs/02-mglru.lab", t, strlen(t), &env, &errs);
+	assert_non_null(l);
+	lab_free(l);
+	free(errs);
 }
 
 /* let names an expression for the rest of its step only. */
@@ -436,6 +500,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_plain_names),
+		cmocka_unit_test(test_gdb_trust),
 		cmocka_unit_test(test_many_errors),
 		cmocka_unit_test(test_let),
 		cmocka_unit_test(test_skeleton),

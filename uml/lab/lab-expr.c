@@ -179,7 +179,9 @@ result_key_ok(const char *w)
 {
 	const char	*dot = strchr(w, '.'), *p;
 
-	if (dot == NULL || dot == w || dot[1] == '\0')
+	/* Both parts fit LAB_RESULT_NAME (lab-run.c's copy of the name). */
+	if (dot == NULL || dot == w || dot[1] == '\0' ||
+	    dot - w >= LAB_RESULT_NAME || strlen(dot + 1) >= LAB_RESULT_NAME)
 		return false;
 	for (p = w; *p != '\0'; p++) {
 		if (p == dot)
@@ -249,8 +251,9 @@ parse_factor(struct lexer *lx)
 	}
 	if (fn[0] == 'r') {
 		if (!result_key_ok(lx->word)) {
-			lerr(lx, "result(%s): want WORKLOAD.KEY, like "
-			    "result(kvbench.ops_per_s)", lx->word);
+			lerr(lx, "result(%.80s): want WORKLOAD.KEY (each under %d "
+			    "characters), like result(kvbench.ops_per_s)", lx->word,
+			    LAB_RESULT_NAME);
 			return NULL;
 		}
 		e = node(LX_RESULT);

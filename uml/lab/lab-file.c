@@ -573,6 +573,42 @@ hdr_needs(struct lp *p, const char *kw, const char *rest)
 	need_paths(p, rest, &p->lab->needs, &p->lab->nneeds);
 }
 
+/* Whether s is only letters, digits, '.', '_', '-' and the extra ones. */
+static bool
+plain_chars(const char *s, const char *extra)
+{
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && strchr("._-", *s) == NULL &&
+		    strchr(extra, *s) == NULL)
+			return false;
+	return true;
+}
+
+/* Whether name may name a lab (and files made from it). */
+bool
+lab_name_ok(const char *name)
+{
+	return name[0] != '\0' && name[0] != '.' && strlen(name) < 64 &&
+	    plain_chars(name, "");
+}
+
+/* Whether a write action's guest path is a plain one under /proc or /sys. */
+bool
+lab_write_path_ok(const char *path)
+{
+	const char	*c, *e;
+
+	if (strncmp(path, "/proc/", 6) != 0 && strncmp(path, "/sys/", 5) != 0)
+		return false;
+	for (c = path + 1; *c != '\0'; c = *e ? e + 1 : e) {
+		e = strchrnul(c, '/');
+		if (e == c || (e - c == 1 && c[0] == '.') ||
+		    (e - c == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+	}
+	return path[strlen(path) - 1] != '/';
+}
+
 /* exercise program FILE | exercise kernel VARIANT PATH FUNCTION TODO...:
  * the lab's one exercise. */
 static void
@@ -594,7 +630,8 @@ hdr_exercise(struct lp *p, const char *kw, const char *rest)
 	}
 	if (kind[0] == 'p') {
 		if (!word(&rest, a, sizeof a) || *rest != '\0' || (n = strlen(a)) < 3 ||
-		    strcmp(a + n - 2, ".c") != 0 || strchr(a, '/') != NULL) {
+		    strcmp(a + n - 2, ".c") != 0 || strchr(a, '/') != NULL ||
+		    a[0] == '.' || !plain_chars(a, "")) {
 			PERR(p, "exercise program: want one FILE.c beside the lab file");
 			return;
 		}
@@ -612,8 +649,9 @@ hdr_exercise(struct lp *p, const char *kw, const char *rest)
 	}
 	if (!variant_exists(p->env, a))
 		PERR(p, "exercise kernel %s: no such variant (no patches/%s/series)", a, a);
-	if (b[0] == '/' || strstr(b, "..") != NULL)
-		PERR(p, "exercise kernel: %s: want a path inside the kernel tree", b);
+	if (b[0] == '/' || strstr(b, "..") != NULL || !plain_chars(b, "/"))
+		PERR(p, "exercise kernel: %s: want a path inside the kernel tree "
+		    "(letters, digits, '.', '_', '-', '/'; no '..')", b);
 	l->ex_kind = LEX_KERNEL;
 	l->ex_variant = xstrdup(a);
 	l->ex_path = xstrdup(b);
@@ -1049,6 +1087,25 @@ kw_bg(struct lp *p, const char *kw, const char *rest)
 	return true;
 }
 
+/* Whether the lab being parsed may have gdb steps (lab_env.trusted_dir). */
+static bool
+gdb_trusted(const struct lp *p)
+{
+	char	*rp;
+	size_t	 n;
+	bool	 yes;
+
+	if (p->env == NULL || p->env->trusted_dir == NULL || p->env->trust_all)
+		return true;
+	if ((rp = realpath(p->path, NULL)) == NULL)
+		return false;
+	n = strlen(p->env->trusted_dir);
+	yes = strncmp(rp, p->env->trusted_dir, n) == 0 && rp[n] == '/' &&
+	    strchr(rp + n + 1, '/') == NULL;
+	free(rp);
+	return yes;
+}
+
 /* gdb [timeout=S] FILE: gdb on the step's kernel with FILE's commands. */
 static bool
 kw_gdb(struct lp *p, const char *kw, const char *rest)
@@ -1066,6 +1123,11 @@ kw_gdb(struct lp *p, const char *kw, const char *rest)
 		if (p->env != NULL && p->env->patches_dir != NULL &&
 		    access(a->path, R_OK) < 0)
 			PERR(p, "gdb %s: %s", w, strerror(errno));
+		if (!gdb_trusted(p))
+			PERR(p, "gdb %s: a gdb script can run any command; only the "
+			    "kit's own labs (%s) may have gdb steps, or run this lab "
+			    "with --trust if you trust its author", w,
+			    p->env->trusted_dir);
 	}
 	/* Its "gdb: key=value" lines are result(gdb.KEY). */
 	push_str(&p->wl, &p->nwl, "gdb");
@@ -1081,6 +1143,9 @@ kw_write(struct lp *p, const char *kw, const char *rest)
 
 	if (!word(&rest, w, sizeof w) || w[0] != '/')
 		PERR(p, "write: want 'write /GUEST/PATH TEXT'");
+	else if (!lab_write_path_ok(w))
+		PERR(p, "write %s: only a plain path under /proc or /sys (no '.', "
+		    "'..' or '//'), written through the mirror", w);
 	a->path = xstrdup(w);
 	a->text = expand_lets(p, rest);
 	check_interp(p, a->text, false);
@@ -1355,6 +1420,9 @@ lab_parse(const char *path, const char *text, size_t len,
 			n -= 4;
 		l->name = xasprintf("%.*s", (int)n, b);
 	}
+	if (!lab_name_ok(l->name))
+		perr_at(&p, 0, "the file name '%s' is not a lab name: letters, "
+		    "digits, '.', '_' and '-' only, not starting with '.'", l->name);
 	l->mem_mb = 256;
 	l->cpus = 2;
 	l->disk_mb = -1;

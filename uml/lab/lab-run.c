@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -202,11 +204,15 @@ static int
 env_result(void *arg, const char *nk, double *v, char *err)
 {
 	struct lab_sess	*s = arg;
-	char		 name[128], *key, *out, *cmd[4];
+	char		 name[2 * LAB_RESULT_NAME], *key, *out, *cmd[4];
 	int		 i, r, st;
 
+	/* The parser bounds both parts (lab-expr.c): no truncation here. */
 	snprintf(name, sizeof name, "%s", nk);
-	key = strchr(name, '.');
+	if ((key = strchr(name, '.')) == NULL) {
+		snprintf(err, LAB_ERR_LEN, "result(%.80s): not WORKLOAD.KEY", nk);
+		return -1;
+	}
 	*key++ = '\0';
 	for (i = s->nouts - 1; i >= 0; i--) {
 		r = result_in(s->outs[i], name, key, v);
@@ -676,6 +682,26 @@ lab_bg_stop(struct lab_sess *s)
 	s->nbg = 0;
 }
 
+/*
+ * Open rel for writing below directory root, never outside it (openat2's
+ * RESOLVE_BENEATH: no '..' out, no absolute symlink, no magic link).
+ */
+static int
+open_beneath(const char *root, const char *rel)
+{
+	struct open_how	 how = { .flags = O_WRONLY | O_TRUNC | O_CLOEXEC,
+			    .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS };
+	int		 dfd, fd, e;
+
+	if ((dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	fd = syscall(SYS_openat2, dfd, rel, &how, sizeof how);
+	e = errno;
+	close(dfd);
+	errno = e;
+	return fd;
+}
+
 /* Write a guest file through the mirror (allow.conf decides). */
 static int
 do_write(struct lab_sess *s, const struct lstep *st, const struct lact *a)
@@ -691,7 +717,10 @@ do_write(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 	p = xasprintf("%s%s", s->root, a->path);
 	line = xasprintf("%s\n", data);
 	s->log_line(s, "> %s: %s", a->path, data);
-	fd = open(p, O_WRONLY | O_TRUNC);
+	/* The parser checked the path; again here, and the open cannot
+	 * leave the mirror (no '..', no symlink out of it). */
+	fd = lab_write_path_ok(a->path) ? open_beneath(s->root, a->path + 1) :
+	    (errno = EINVAL, -1);
 	n = fd >= 0 ? write(fd, line, strlen(line)) : -1;
 	e = errno;
 	if (fd >= 0)

@@ -23,6 +23,8 @@
 #include <stdio.h>
 
 #define LAB_ERR_LEN	320
+/* The longest WORKLOAD or KEY of result(WORKLOAD.KEY), plus one. */
+#define LAB_RESULT_NAME	64
 
 /* ---- expressions (lab-expr.c) ------------------------------------------ */
 
@@ -194,6 +196,13 @@ struct lab_env {
 	const char	*patches_dir;
 	const char	*own_patches_dir;	/* the user's own variants, or NULL */
 	/*
+	 * gdb steps run gdb scripts, which can run shell commands and
+	 * python: only labs in this directory (the kit's own labs) may have
+	 * them, unless trust_all (umkit lab --trust).  NULL: not checked.
+	 */
+	const char	*trusted_dir;
+	bool		 trust_all;
+	/*
 	 * The keys of the kit's kernels, "vmstat KEY" and "meminfo KEY",
 	 * sorted (labs/kernel-keys); NULL: vmstat.KEY and meminfo.KEY are
 	 * not checked against them.
@@ -222,5 +231,10 @@ void		 lab_free(struct lab *);
 int		 lab_points(const struct lab *, int *nchecks);
 /* The TUI's view names, for validation. */
 extern const char *const lab_views[];
+
+/* Whether name may name a lab: [A-Za-z0-9._-], not starting with '.'. */
+bool	 lab_name_ok(const char *name);
+/* Whether a write action's path is a plain path under /proc or /sys. */
+bool	 lab_write_path_ok(const char *path);
 
 #endif
