@@ -99,7 +99,7 @@ static char *
 diff_path(const char *p, size_t n, int strip, char *err, size_t errlen)
 {
 	char	*s, *q, *c;
-	size_t	 i;
+	size_t	 i, len;
 
 	err[0] = '\0';
 	/* The name ends at a tab (a timestamp may follow). */
@@ -123,10 +123,13 @@ diff_path(const char *p, size_t n, int strip, char *err, size_t errlen)
 		free(s);
 		return NULL;
 	}
+	/* A name ending in ".." is "..", or a mangled one: refused too. */
 	for (c = s; c != NULL; c = q) {
 		q = strchr(c, '/');
-		if ((q ? (size_t)(q - c) : strlen(c)) == 2 && c[0] == '.' && c[1] == '.') {
-			snprintf(err, errlen, "path '%s' leaves the tree (..)", s);
+		len = q ? (size_t)(q - c) : strlen(c);
+		if (len >= 2 && c[len - 2] == '.' && c[len - 1] == '.') {
+			snprintf(err, errlen, "path '%s' leaves the tree "
+			    "(a name ending in ..)", s);
 			free(s);
 			return NULL;
 		}
@@ -137,6 +140,12 @@ diff_path(const char *p, size_t n, int strip, char *err, size_t errlen)
 		if ((q = strchr(s, '/')) == NULL || q[1] == '\0') {
 			snprintf(err, errlen, "path '%s' has no a/ or b/ prefix "
 			    "(patches apply with -p1)", s);
+			free(s);
+			return NULL;
+		}
+		if (q[1] == '/') {
+			snprintf(err, errlen, "path '%s' is absolute without its "
+			    "a/ or b/ prefix", s);
 			free(s);
 			return NULL;
 		}
@@ -195,6 +204,28 @@ check_path(struct pmsg *m, const char *p, size_t n, int strip, int record)
 	else
 		free(f);
 	return 0;
+}
+
+/*
+ * Check the paths of a "diff --git a/X b/Y" line (the words after its
+ * prefix; a word with an a/ or b/ prefix as -p1); on a bad one, m->err.
+ */
+static void
+check_git_line(struct pmsg *m, const char *p, size_t n)
+{
+	size_t	i = 0, j;
+
+	while (i < n && m->err == NULL) {
+		while (i < n && p[i] == ' ')
+			i++;
+		for (j = i; j < n && p[j] != ' '; j++)
+			;
+		if (j > i) {
+			check_path(m, p + i, j - i, j - i > 2 &&
+			    (p[i] == 'a' || p[i] == 'b') && p[i + 1] == '/', 0);
+		}
+		i = j;
+	}
 }
 
 /* ---- diffs ---------------------------------------------------------------- */
@@ -268,6 +299,7 @@ extract_diff(struct pmsg *m, const char *body, size_t len)
 		git = 0;
 		if (starts(&L[i], "diff --git ")) {
 			git = 1;
+			check_git_line(m, L[i].p + 11, L[i].n - 11);
 			sb_line(&out, L[i].p, L[i].n);
 			i++;
 			while (i < n && !starts(&L[i], "--- ") &&
