@@ -358,7 +358,25 @@ struct fdiff {
 	int		 nh;
 };
 
-/* Parse "@@ -a[,b] +c[,d] @@"; 0 or -1. */
+/* One number of a hunk's range, 0 to max; -1 when it is not one. */
+static int
+range_num(const char *p, char **end, long max)
+{
+	long	v;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	v = strtol(p, end, 10);
+	if (errno != 0 || v > max)
+		return -1;
+	return (int)v;
+}
+
+/*
+ * Parse "@@ -a[,b] +c[,d] @@"; 0 or -1.  Starts are at most 100000000,
+ * lengths 1000000; a start of 0 is an empty side's (a new file's).
+ */
 static int
 parse_range(const char *l, int *os, int *ol, int *ns, int *nl)
 {
@@ -366,18 +384,19 @@ parse_range(const char *l, int *os, int *ol, int *ns, int *nl)
 
 	if (strncmp(l, "@@ -", 4) != 0)
 		return -1;
-	*os = strtol(l + 4, &e, 10);
+	if ((*os = range_num(l + 4, &e, 100000000)) < 0)
+		return -1;
 	*ol = 1;
-	if (*e == ',')
-		*ol = strtol(e + 1, &e, 10);
+	if (*e == ',' && (*ol = range_num(e + 1, &e, 1000000)) < 0)
+		return -1;
 	if (strncmp(e, " +", 2) != 0)
 		return -1;
-	*ns = strtol(e + 2, &e, 10);
+	if ((*ns = range_num(e + 2, &e, 100000000)) < 0)
+		return -1;
 	*nl = 1;
-	if (*e == ',')
-		*nl = strtol(e + 1, &e, 10);
-	if (*os < 0 || *ol < 0 || *ns < 0 || *nl < 0 || *ol > 1000000 ||
-	    *nl > 1000000)
+	if (*e == ',' && (*nl = range_num(e + 1, &e, 1000000)) < 0)
+		return -1;
+	if ((*os == 0 && *ol != 0) || (*ns == 0 && *nl != 0))
 		return -1;
 	return 0;
 }
@@ -448,11 +467,14 @@ split_diff(struct fdiff **fd, int *nfd, int patch, const char *text)
  * Number each hunk's new side from its old start and the hunks before it
  * (ns: the new number of its first line, or for a removal the line after
  * it), as patch(1) does: a hand-edited patch's "+start" may be off.
+ * A hunk that starts before the previous one ends (misordered or
+ * overlapping: patch(1) refuses it) is dropped, so that every number
+ * stays a line number (1 or more).
  */
 static void
 renumber(struct fdiff *d)
 {
-	int	 i, k, ol, nl, delta = 0;
+	int	 i, k, n = 0, ol, nl, o, next = 1, delta = 0;
 
 	for (i = 0; i < d->nh; i++) {
 		struct fhunk *h = &d->h[i];
@@ -462,9 +484,18 @@ renumber(struct fdiff *d)
 			nl += h->ops[k] != '-';
 		}
 		/* An empty old side's start is the line it comes after. */
-		h->ns = (ol == 0 ? h->os + 1 : h->os) + delta;
+		o = ol == 0 ? h->os + 1 : h->os;
+		/* A hunk before the end of the one before it: dropped. */
+		if (o < next) {
+			free(h->ops);
+			continue;
+		}
+		next = o + ol;
+		h->ns = o + delta;
 		delta += nl - ol;
+		d->h[n++] = *h;
 	}
+	d->nh = n;
 }
 
 /*
