@@ -1497,6 +1497,145 @@ test_version_mismatch(void **state)
 	peer_stop(&p);
 }
 
+/* An exec in a thread, for the flood tests. */
+struct flood {
+	struct link	*l;
+	int		 out;
+	int		 rc, st;
+};
+
+/* Run an exec whose output goes to f->out. */
+static void *
+flood_exec(void *arg)
+{
+	char *const	 a[] = { "cat", "/dev/zero", NULL };
+	struct flood	*f = arg;
+
+	f->rc = link_exec(f->l, a, 0, -1, f->out, -1, &f->st);
+	return NULL;
+}
+
+/*
+ * The fake peer floods request id with kib KiB of STDOUT, then EXIT
+ * status; it stops early when the link shuts the line (EPIPE).
+ */
+static void
+fake_flood(struct peer *p, uint32_t id, size_t kib, uint32_t status)
+{
+	static char	 chunk[60 << 10];
+	struct pbuf	 pb = { 0 };
+	size_t		 i, off;
+	ssize_t		 n;
+
+	for (i = 0; i <= kib / 60; i++) {
+		if (i < kib / 60)
+			proto_enc_frame(&pb, OP_STDOUT, id, PF_REPLY, 0, chunk,
+			    sizeof chunk);
+		else
+			proto_enc_u32(&pb, OP_EXIT, id, PF_REPLY | PF_END, status);
+		for (off = 0; off < pb.len; off += (size_t)n)
+			if ((n = write(p->fd, pb.data + off, pb.len - off)) <= 0)
+				break;
+		pb_free(&pb);
+		if (off < pb.len)
+			return;
+	}
+}
+
+/*
+ * A guest that sends faster than the caller takes (its stdout a pipe
+ * nobody reads): past LINK_QUEUE_MAX the link is closed, said in the
+ * log, and the call fails, instead of the host buffering without bound.
+ */
+static void
+test_flood_queue(void **state)
+{
+	struct peer	 p;
+	struct proto_hdr h;
+	struct flood	 f;
+	pthread_t	 th;
+	int		 pp[2];
+
+	signal(SIGPIPE, SIG_IGN);
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	assert_int_equal(link_hello(p.l, 5000), 0);
+	assert_int_equal(pipe(pp), 0);
+	f.l = p.l;
+	f.out = pp[1];
+	pthread_create(&th, NULL, flood_exec, &f);
+	fake_recv(&p, &h);
+	fake_flood(&p, h.id, (LINK_QUEUE_MAX >> 10) + 1024, 0);
+	/* The link is dead: a new call fails at once. */
+	assert_int_equal(link_ping(p.l, 1000), -EIO);
+	assert_true(log_has(&p, "queued more than 16 MiB"));
+	close(pp[0]);		/* the blocked sink fails: the exec ends */
+	pthread_join(th, NULL);
+	assert_int_equal(f.rc, -EIO);
+	close(pp[1]);
+	peer_stop(&p);
+}
+
+/*
+ * With a sink deadline (the supervisor's), a client that stopped reading
+ * is dropped and the exec goes on to its end; nothing piles up.
+ */
+static void
+test_flood_sink_dropped(void **state)
+{
+	struct peer	 p;
+	struct proto_hdr h;
+	struct flood	 f;
+	pthread_t	 th;
+	uint32_t	 st = 7;
+	int		 pp[2];
+
+	signal(SIGPIPE, SIG_IGN);
+
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	assert_int_equal(link_hello(p.l, 5000), 0);
+	link_sink_deadline(p.l, 200);
+	assert_int_equal(pipe(pp), 0);
+	f.l = p.l;
+	f.out = pp[1];
+	pthread_create(&th, NULL, flood_exec, &f);
+	fake_recv(&p, &h);
+	fake_flood(&p, h.id, 4096, st);
+	pthread_join(th, NULL);
+	assert_int_equal(f.rc, 0);
+	assert_int_equal(f.st, 7);
+	assert_true(log_has(&p, "took nothing for 200 ms: dropped"));
+	close(pp[0]);
+	close(pp[1]);
+	peer_stop(&p);
+}
+
+/* A read answered with more than was asked for: the link goes. */
+static void
+test_read_reply_too_long(void **state)
+{
+	struct peer	 p;
+	struct proto_hdr h;
+	static char	 big[100];
+	char		*buf = NULL;
+
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	assert_int_equal(link_hello(p.l, 5000), 0);
+	if (fork() == 0) {
+		/* The peer's side: answer the read with 100 bytes. */
+		fake_recv(&p, &h);
+		fake_send(&p, OP_READ, h.id, PF_REPLY | PF_END, 0, big, sizeof big);
+		_exit(0);
+	}
+	assert_int_equal(link_read(p.l, "/x", 0, 10, 0, &buf), -EIO);
+	assert_null(buf);
+	assert_true(log_has(&p, "answered a read of 10 bytes with 100"));
+	wait(NULL);
+	peer_stop(&p);
+}
+
 /* The real agent exits on garbage and answers bad requests. */
 static void
 test_agent_refuses_garbage(void **state)
@@ -1561,6 +1700,9 @@ main(void)
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_concurrency),
 		cmocka_unit_test(test_garbage_from_peer),
+		cmocka_unit_test(test_flood_queue),
+		cmocka_unit_test(test_flood_sink_dropped),
+		cmocka_unit_test(test_read_reply_too_long),
 		cmocka_unit_test(test_peer_dies),
 		cmocka_unit_test(test_hung_peer),
 		cmocka_unit_test(test_version_mismatch),

@@ -19,11 +19,16 @@
 /* A gcda file is a few KiB per object; mm/vmscan.o's is ~40 KiB. */
 #define COV_READ_CHUNK	(256u << 10)
 #define COV_MAX_DEPTH	32
+/* A guest decides what it sends: bounds on a copy-out. */
+#define COV_FILE_MAX	(64u << 20)	/* bytes of one .gcda */
+#define COV_MAX_FILES	20000		/* files of one walk */
+#define COV_DIR_MAX	20000		/* entries of one directory */
 
 struct walk {
 	char	       **names;		/* a directory's entries, collected first */
 	unsigned	*types;
 	int		 n;
+	int		 capped;	/* more than COV_DIR_MAX entries */
 };
 
 /* Collect one directory entry (link_readdir callback). */
@@ -32,8 +37,13 @@ walk_dent(const char *name, unsigned type, void *arg)
 {
 	struct walk	*w = arg;
 
-	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+	    strchr(name, '/') != NULL)
 		return 0;
+	if (w->n >= COV_DIR_MAX) {
+		w->capped = 1;
+		return 1;
+	}
 	w->names = xrealloc(w->names, (w->n + 1) * sizeof *w->names);
 	w->types = xrealloc(w->types, (w->n + 1) * sizeof *w->types);
 	w->names[w->n] = xstrdup(name);
@@ -66,6 +76,12 @@ save_file(struct link *l, const char *gpath, const char *hpath)
 		if (rc != 0 || (size_t)n < COV_READ_CHUNK)
 			break;
 		off += n;
+		if (off >= COV_FILE_MAX) {
+			warnmsg("gcov: %s: more than %u MiB; not copied", gpath,
+			    COV_FILE_MAX >> 20);
+			rc = -EFBIG;
+			break;
+		}
 	}
 	if (rc != 0)
 		afile_abort(&af);
@@ -74,9 +90,13 @@ save_file(struct link *l, const char *gpath, const char *hpath)
 	return rc;
 }
 
-/* Copy the .gcda files below guest directory gpath; files copied or -errno. */
+/*
+ * Copy the .gcda files below guest directory gpath; files copied or
+ * -errno.  *files counts the walk's files against COV_MAX_FILES.
+ */
 static int
-save_dir(struct link *l, const char *gpath, const char *hdir, int depth)
+save_dir(struct link *l, const char *gpath, const char *hdir, int depth,
+    int *files)
 {
 	struct walk	 w = { 0 };
 	int		 i, r, total = 0;
@@ -85,17 +105,24 @@ save_dir(struct link *l, const char *gpath, const char *hdir, int depth)
 		return -ELOOP;
 	if ((r = link_readdir(l, gpath, walk_dent, &w)) < 0)
 		return r;
+	if (w.capped)
+		warnmsg("gcov: %s: more than %d entries; the rest are not copied",
+		    gpath, COV_DIR_MAX);
 	for (i = 0; i < w.n && total >= 0; i++) {
 		char	*g = xasprintf("%s/%s", gpath, w.names[i]);
 		char	*h = xasprintf("%s/%s", hdir, w.names[i]);
 		size_t	 len = strlen(w.names[i]);
 
 		if (w.types[i] == DT_DIR) {
-			r = save_dir(l, g, h, depth + 1);
+			r = save_dir(l, g, h, depth + 1, files);
 			total = r < 0 ? r : total + r;
 		} else if (w.types[i] == DT_REG && len > 5 &&
 		    strcmp(w.names[i] + len - 5, ".gcda") == 0) {
-			if (mkdir_p(hdir, 0755) < 0)
+			if (++*files > COV_MAX_FILES) {
+				warnmsg("gcov: more than %d files; the rest are not "
+				    "copied", COV_MAX_FILES);
+				total = -EFBIG;
+			} else if (mkdir_p(hdir, 0755) < 0)
 				total = -errno;
 			else if ((r = save_file(l, g, h)) < 0)
 				total = r;
@@ -116,7 +143,7 @@ save_dir(struct link *l, const char *gpath, const char *hdir, int depth)
 int
 cov_save(struct link *l, const char *dir)
 {
-	int	r = save_dir(l, COV_GUEST_ROOT, dir, 0);
+	int	files = 0, r = save_dir(l, COV_GUEST_ROOT, dir, 0, &files);
 
 	/* No gcov in this kernel (or no debugfs): nothing to copy. */
 	return r == -ENOENT ? 0 : r;

@@ -1,6 +1,8 @@
 /* ctl.c - messages on a named guest's control socket (see ctl.h). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,8 @@ ctl_send(int sock, const void *buf, size_t len, const int *fds, int nfds)
 		struct cmsghdr	align;
 	} u;
 	struct cmsghdr	*c;
+	struct pollfd	 pfd;
+	long long	 until;
 
 	m.msg_iov = &iov;
 	m.msg_iovlen = 1;
@@ -37,11 +41,30 @@ ctl_send(int sock, const void *buf, size_t len, const int *fds, int nfds)
 		c->cmsg_len = CMSG_LEN(nfds * sizeof(int));
 		memcpy(CMSG_DATA(c), fds, nfds * sizeof(int));
 	}
-	while (sendmsg(sock, &m, MSG_NOSIGNAL) < 0) {
-		if (errno != EINTR)
+	/* A client that stops reading is dropped, never waited for. */
+	until = now_ms() + CTL_SEND_MS;
+	while (sendmsg(sock, &m, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN || now_ms() >= until)
 			return -1;
+		pfd.fd = sock;
+		pfd.events = POLLOUT;
+		poll(&pfd, 1, (int)(until - now_ms()));
 	}
 	return 0;
+}
+
+/* Whether the peer of a control connection is this user or root. */
+int
+ctl_peer_ok(int fd)
+{
+	struct ucred	cr;
+	socklen_t	len = sizeof cr;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+		return 0;
+	return cr.uid == geteuid() || cr.uid == 0;
 }
 
 /* One message and its fds (closed if more than 4 arrive). */
@@ -91,14 +114,16 @@ ctl_connect(const char *name)
 {
 	struct sockaddr_un	 sa = { .sun_family = AF_UNIX };
 	char			*dir;
-	int			 s;
+	int			 s, dfd = -1;
 
 	dir = run_dir(name);
 	if (strlen(dir) + sizeof "/ctl.sock" > sizeof sa.sun_path) {
-		/* Long checkout paths: connect through the directory. */
-		if (chdir(dir) < 0)
+		/* Long checkout paths: connect through the directory's fd
+		 * (no chdir: the process's directory stays as it is). */
+		if ((dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 			fatal("%s", dir);
-		snprintf(sa.sun_path, sizeof sa.sun_path, "ctl.sock");
+		snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/ctl.sock",
+		    dfd);
 	} else
 		snprintf(sa.sun_path, sizeof sa.sun_path, "%s/ctl.sock", dir);
 	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
@@ -109,6 +134,8 @@ ctl_connect(const char *name)
 			close(s);
 		s = -1;
 	}
+	if (dfd >= 0)
+		close(dfd);
 	free(dir);
 	return s;
 }

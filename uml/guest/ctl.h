@@ -23,8 +23,13 @@
 #include <sys/types.h>
 
 #define CTL_MSG_MAX	65536
+/* How long a send may wait for a client that does not read. */
+#define CTL_SEND_MS	2000
 
-/* Send one message with up to 4 fds; 0 or -1. */
+/*
+ * Send one message with up to 4 fds; 0 or -1 (a peer that has not made
+ * room within CTL_SEND_MS: ETIMEDOUT-like EAGAIN, and it is dropped).
+ */
 int	ctl_send(int sock, const void *buf, size_t len, const int *fds, int nfds);
 /*
  * Receive one message (NUL-terminated in buf, which holds CTL_MSG_MAX+1)
@@ -32,6 +37,8 @@ int	ctl_send(int sock, const void *buf, size_t len, const int *fds, int nfds);
  */
 ssize_t	ctl_recv(int sock, char *buf, int *fds, int *nfds);
 
+/* Whether the peer of a control connection is this user or root. */
+int	ctl_peer_ok(int fd);
 /* Connect to run/NAME/ctl.sock; -1 with a message printed on failure. */
 int	ctl_connect(const char *name);
 /* Send a request of NUL-separated fields and return the reply (allocated). */

@@ -318,6 +318,7 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 	    (int)(s.g.initpid > 1 ? s.g.initpid : s.g.kpid), proc_starttime(s.g.pid));
 	s.started = now_ms();
 	s.link = link_open(s.g.link_fd, log);
+	link_sink_deadline(s.link, LINK_SINK_MS);	/* clients that stop reading go */
 	s.g.link_fd = -1;
 	if ((r = link_hello(s.link, BOOT_TIMEOUT_MS)) < 0) {
 		guest_wait_gone(&s.g, 500);
@@ -378,6 +379,13 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 
 			if (fd < 0)
 				continue;
+			/* Only this user (or root) may drive the guest. */
+			if (!ctl_peer_ok(fd)) {
+				fprintf(log, "umkit: a connection from another user "
+				    "was refused\n");
+				close(fd);
+				continue;
+			}
 			c = xmalloc(sizeof *c);
 			c->s = &s;
 			c->fd = fd;

@@ -43,6 +43,7 @@ struct waiter {
 	uint32_t	 id;
 	struct frame	*head;		/* queued frames, oldest first */
 	struct frame	**tail;
+	size_t		 queued;	/* their payload bytes (LINK_QUEUE_MAX) */
 	pthread_cond_t	 cond;		/* signalled on a frame or death */
 	struct waiter	*next;
 };
@@ -75,6 +76,7 @@ struct link {
 	int		 stalled;	/* a call timed out; nothing heard since */
 	int		 users;		/* calls between begin and end */
 	struct waiter	*waiters;
+	int		 sink_ms;	/* copy_out's patience; 0: waits */
 };
 
 /* Write one line to the link's log, if it has one. */
@@ -178,6 +180,15 @@ deliver_locked(struct link *l, const struct proto_hdr *h, const uint8_t *p)
 		    proto_op_name(h->op, tmp, sizeof(tmp)), h->id);
 		return;
 	}
+	/* A guest that sends faster than its caller takes: the link goes. */
+	if (w->queued + h->len > LINK_QUEUE_MAX) {
+		link_log(l, "the agent queued more than %d MiB for request %u "
+		    "that its caller has not taken: closing the link",
+		    LINK_QUEUE_MAX >> 20, h->id);
+		kill_link(l);
+		return;
+	}
+	w->queued += h->len;
 	f = xrealloc(NULL, sizeof(*f) + h->len);
 	f->h = *h;
 	f->next = NULL;
@@ -496,6 +507,7 @@ call_next(struct link *l, struct call *c, long long deadline,
 		rc = wait_until(&c->w.cond, &l->lock, deadline);
 	if (c->w.head != NULL) {
 		*fp = c->w.head;
+		c->w.queued -= (*fp)->h.len;
 		c->w.head = (*fp)->next;
 		if (c->w.head == NULL)
 			c->w.tail = &c->w.head;
@@ -709,7 +721,14 @@ link_read(struct link *l, const char *path, uint64_t off, size_t len,
 	if ((r = proto_enc_read(&c.pb, c.w.id, path, off, (uint32_t)len,
 	    whole ? PROTO_READ_WHOLE : 0)) == 0 &&
 	    (r = call_simple(l, &c, &f)) == 0) {
-		if ((r = expect_op(l, f, OP_READ)) == 0) {
+		if ((r = expect_op(l, f, OP_READ)) == 0 && !whole &&
+		    f->h.len > len) {
+			link_log(l, "the agent answered a read of %zu bytes with "
+			    "%u: closing the link", len, f->h.len);
+			kill_link(l);
+			r = -EIO;
+		}
+		if (r == 0) {
 			*buf = xrealloc(NULL, f->h.len + 1);
 			memcpy(*buf, f->data, f->h.len);
 			(*buf)[f->h.len] = '\0';
@@ -753,21 +772,55 @@ link_write(struct link *l, const char *path, const void *data, size_t len)
 	return rc;
 }
 
-/* Write all of buf to fd (a dropped sink is not an error of the call). */
+/*
+ * Write all of buf to *fd, in pieces a pipe takes without blocking once
+ * poll says it has room.  With link_sink_deadline set, a sink that takes
+ * nothing for that long (a stopped reader) is dropped (*fd = -1, said in
+ * the log): the command's output goes on being read, so neither the
+ * guest nor other calls are held up.  A failing sink is dropped too.
+ */
 static void
-copy_out(int fd, const uint8_t *p, size_t n)
+copy_out(struct link *l, int *fd, const uint8_t *p, size_t n)
 {
-	ssize_t	w;
+	struct pollfd	pfd;
+	ssize_t		w;
+	size_t		k;
+	int		r, ms;
 
-	while (fd >= 0 && n > 0) {
-		w = write(fd, p, n);
+	pthread_mutex_lock(&l->lock);
+	ms = l->sink_ms;
+	pthread_mutex_unlock(&l->lock);
+	while (*fd >= 0 && n > 0) {
+		pfd.fd = *fd;
+		pfd.events = POLLOUT;
+		if ((r = poll(&pfd, 1, ms > 0 ? ms : -1)) < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || (pfd.revents & (POLLERR | POLLNVAL))) {
+			link_log(l, "a command's output sink (fd %d) took nothing "
+			    "for %d ms: dropped", *fd, ms);
+			*fd = -1;
+			return;
+		}
+		k = n < PIPE_BUF ? n : PIPE_BUF;
+		w = write(*fd, p, k);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
+		if (w <= 0) {
+			*fd = -1;
 			return;
+		}
 		p += w;
 		n -= (size_t)w;
 	}
+}
+
+/* Drop exec output sinks that take nothing for ms (link.h). */
+void
+link_sink_deadline(struct link *l, int ms)
+{
+	pthread_mutex_lock(&l->lock);
+	l->sink_ms = ms;
+	pthread_mutex_unlock(&l->lock);
 }
 
 /* Ask the agent to stop request c (EXEC or TRACE). */
@@ -964,9 +1017,9 @@ link_exec_stop(struct link *l, char *const argv[], int timeout_s, int in_fd,
 			rc = -f->h.err;
 			done = 1;
 		} else if (f->h.op == OP_STDOUT)
-			copy_out(out_fd, f->data, f->h.len);
+			copy_out(l, &out_fd, f->data, f->h.len);
 		else if (f->h.op == OP_STDERR)
-			copy_out(err_fd, f->data, f->h.len);
+			copy_out(l, &err_fd, f->data, f->h.len);
 		else if (f->h.op == OP_WINDOW) {
 			proto_dec_u32(f->data, f->h.len, &v);
 			if (pumping)

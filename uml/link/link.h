@@ -31,6 +31,16 @@
 
 struct link;
 
+/*
+ * The most payload the agent may have waiting for one call that its
+ * caller has not taken yet; more, and the link is closed (said in its
+ * log): a guest cannot make the host buffer without bound.
+ */
+#define LINK_QUEUE_MAX	(16 << 20)
+
+/* How long a supervisor's exec waits for a client's sink that takes nothing. */
+#define LINK_SINK_MS	5000
+
 /* Default time a request may take before it fails with -EIO. */
 #define LINK_TIMEOUT_MS 2000
 /* The same while the agent has not answered since a request timed out. */
@@ -124,5 +134,12 @@ int	link_trace(struct link *, const char *path,
  */
 void	link_set_timeout(struct link *, int timeout_ms);
 int	link_ping(struct link *, int timeout_ms);
+
+/*
+ * From now on, an exec's output sink that takes nothing for ms (a client
+ * that stopped reading) is dropped rather than waited for; 0: wait (the
+ * default, for a command's own stdout).
+ */
+void	link_sink_deadline(struct link *, int ms);
 
 #endif

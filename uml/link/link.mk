@@ -69,17 +69,7 @@ $(LT)/fuzz-replay: tests/fuzz/fuzz-proto.c tests/fuzz/replay.c uml/link/proto.c 
 UNIT_TESTS	+= $(LT)/test-proto $(LT)/test-proto-asan $(LT)/test-link \
 		   $(LT)/test-link-asan $(LT)/test-link-tsan $(LT)/fuzz-replay
 
-# libFuzzer: new inputs go to build/fuzz/corpus; the checked-in corpus
-# only seeds it (copy interesting finds to tests/fuzz-corpus by hand).
-$(B)/fuzz/fuzz-proto: tests/fuzz/fuzz-proto.c uml/link/proto.c uml/util-core.c uml/link/proto.h
-	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -std=gnu11 -iquote uml \
-		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
-
-fuzz: $(B)/fuzz/fuzz-proto
-	@mkdir -p $(B)/fuzz/corpus
-	$(B)/fuzz/fuzz-proto -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-		-print_final_stats=1 $(B)/fuzz/corpus tests/fuzz-corpus
+# libFuzzer (make fuzz-proto, part of make fuzz): tests/fuzz/fuzz.mk.
 
 
 

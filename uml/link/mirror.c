@@ -90,6 +90,7 @@ struct dent {
 struct dirh {
 	size_t		 n;
 	struct dent	*ents;
+	int		 capped;	/* more than MIRROR_DIR_MAX entries */
 };
 
 /* The mirror's state; one per mount. */
@@ -610,6 +611,10 @@ collect_dent(const char *name, unsigned type, void *arg)
 {
 	struct dirh	*d = arg;
 
+	if (d->n >= MIRROR_DIR_MAX) {
+		d->capped = 1;
+		return 1;
+	}
 	d->ents = xrealloc(d->ents, (d->n + 1) * sizeof *d->ents);
 	d->ents[d->n].name = xstrdup(name);
 	d->ents[d->n].type = type;
@@ -649,6 +654,9 @@ mirror_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		err = link_err(m, "readdir", path, r);
 		goto out;
 	}
+	if (d->capped)
+		mlog(m, "readdir %s: more than %d entries; the rest are not "
+		    "shown", path, MIRROR_DIR_MAX);
 	fi->fh = (uintptr_t)d;
 	fi->cache_readdir = 0;
 	if (fuse_reply_open(req, fi) != 0)

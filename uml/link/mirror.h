@@ -64,4 +64,7 @@ void		 mirror_stop(struct mirror *);
  */
 int		 mirror_cleanup_stale(const char *mountpoint);
 
+/* The most entries a directory of the guest shows through the mirror. */
+#define MIRROR_DIR_MAX	65536
+
 #endif
