@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "patch/bench.h"
+#include "recfmt.h"
 #include "umkit.h"
 #include "util.h"
 
@@ -101,11 +102,12 @@ plot_main(int argc, char **argv)
 {
 	const char	*rec = argv[1];
 	char		*out;
-	char		*p, *idx, *l, *nl, *gp, *cache[3], seq[16], *dat;
+	char		*p, *idx, *gp, *cache[3], rel[32], *dat;
 	FILE		*f[NCHARTS], *g;
 	double		 first[NCHARTS][8], v;
-	long long	 ums, ems;
+	struct rec_snap	*snaps = NULL;
 	unsigned	 c, k, nsnap = 0;
+	int		 i, n;
 	char		 err[512];
 
 	/* No options but --help (cmd_run handles it): "-x" is a mistake. */
@@ -115,11 +117,17 @@ plot_main(int argc, char **argv)
 		return cmd_usage(&cmd_plot);
 	}
 	out = argc > 2 ? xstrdup(argv[2]) : xasprintf("%s/plots", rec);
+	/* Paths go into gnuplot's strings, where a line must not end. */
+	if (!gnuplot_str_ok(out))
+		fatalx("%s: the directory's name has a control character", out);
 
 	p = xasprintf("%s/index", rec);
 	if ((idx = read_text(p)) == NULL)
 		fatal("%s: not a recording (no index)", rec);
 	free(p);
+	/* Snapshot names from the index: six digits, nothing else. */
+	n = rec_index_parse(idx, strlen(idx), &snaps);
+	free(idx);
 	mkdir(out, 0755);
 	for (c = 0; c < NCHARTS; c++) {
 		p = xasprintf("%s/%s.dat", out, charts[c].name);
@@ -131,21 +139,19 @@ plot_main(int argc, char **argv)
 		fprintf(f[c], "\n");
 		free(p);
 	}
-	for (l = idx; l != NULL && *l != '\0'; l = nl ? nl + 1 : NULL) {
-		nl = strchr(l, '\n');
-		if (sscanf(l, "%15s %lld %lld", seq, &ums, &ems) != 3)
-			continue;
-		p = xasprintf("%s/snap/%s/proc/meminfo", rec, seq);
+	for (i = 0; i < n; i++) {
+		rec_snap_rel(rel, sizeof rel, snaps[i].seq, false);
+		p = xasprintf("%s/%s/proc/meminfo", rec, rel);
 		cache[0] = read_text(p);
 		free(p);
-		p = xasprintf("%s/snap/%s/proc/vmstat", rec, seq);
+		p = xasprintf("%s/%s/proc/vmstat", rec, rel);
 		cache[1] = read_text(p);
 		free(p);
-		p = xasprintf("%s/snap/%s/sys/kernel/debug/lru_gen", rec, seq);
+		p = xasprintf("%s/%s/sys/kernel/debug/lru_gen", rec, rel);
 		cache[2] = read_text(p);
 		free(p);
 		for (c = 0; c < NCHARTS; c++) {
-			fprintf(f[c], "%.3f", ems / 1000.0);
+			fprintf(f[c], "%.3f", snaps[i].elapsed_ms / 1000.0);
 			for (k = 0; charts[c].keys[k] != NULL; k++) {
 				v = snap_value(charts[c].keys[k], cache);
 				if (nsnap == 0)
@@ -161,7 +167,7 @@ plot_main(int argc, char **argv)
 			free(cache[k]);
 		nsnap++;
 	}
-	free(idx);
+	free(snaps);
 	for (c = 0; c < NCHARTS; c++)
 		fclose(f[c]);
 	if (nsnap == 0)
@@ -169,17 +175,30 @@ plot_main(int argc, char **argv)
 	gp = xasprintf("%s/plot.gp", out);
 	if ((g = fopen(gp, "w")) == NULL)
 		fatal("%s", gp);
-	fprintf(g, "# umkit plot %s\nset grid\nset key outside right\nset xlabel 'seconds'\n", rec);
+	/* Every string single-quoted (gnuplot_str): no command substitution. */
+	fprintf(g, "# umkit plot\nset grid\nset key outside right\n"
+	    "set xlabel 'seconds'\n");
 	for (c = 0; c < NCHARTS; c++) {
 		dat = xasprintf("%s/%s.dat", out, charts[c].name);
 		for (k = 0; k < 2; k++) {
-			fprintf(g, "set terminal %s size 800,480\nset output '%s/%s.%s'\n"
-			    "set title '%s' noenhanced\nset ylabel '%s'\nplot ",
-			    k ? "svg" : "pngcairo", out, charts[c].name, k ? "svg" : "png",
-			    charts[c].title, charts[c].ylabel);
-			for (unsigned j = 0; charts[c].keys[j] != NULL; j++)
-				fprintf(g, "%s'%s' using 1:%u with linespoints title '%s' noenhanced",
-				    j ? ", " : "", dat, j + 2, strchr(charts[c].keys[j], ':') + 1);
+			p = xasprintf("%s/%s.%s", out, charts[c].name,
+			    k ? "svg" : "png");
+			fprintf(g, "set terminal %s size 800,480\nset output ",
+			    k ? "svg" : "pngcairo");
+			gnuplot_str(g, p);
+			fprintf(g, "\nset title ");
+			gnuplot_str(g, charts[c].title);
+			fprintf(g, " noenhanced\nset ylabel ");
+			gnuplot_str(g, charts[c].ylabel);
+			fprintf(g, "\nplot ");
+			free(p);
+			for (unsigned j = 0; charts[c].keys[j] != NULL; j++) {
+				fprintf(g, "%s", j ? ", " : "");
+				gnuplot_str(g, dat);
+				fprintf(g, " using 1:%u with linespoints title ", j + 2);
+				gnuplot_str(g, strchr(charts[c].keys[j], ':') + 1);
+				fprintf(g, " noenhanced");
+			}
 			fprintf(g, "\n");
 		}
 		free(dat);

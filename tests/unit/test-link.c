@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
+#include "cov/cov.h"
 #include "link/link.h"
 #include "link/proto.h"
 
@@ -1636,6 +1637,48 @@ test_read_reply_too_long(void **state)
 	peer_stop(&p);
 }
 
+/*
+ * gcov copy-out is bounded: a file over 64 MiB is not copied (said), a
+ * directory of more than 20000 entries only in part; the rest is copied.
+ */
+static void
+test_cov_copy_bounded(void **state)
+{
+	struct peer	 p;
+	char		 g[512], h[512];
+	const char	*f;
+	int		 fd, i, fds;
+
+	snprintf(g, sizeof g, "%s", tp("gcov"));
+	snprintf(h, sizeof h, "%s", tp("gcov-out"));
+	mkdir(g, 0755);
+	mkdir(tp("gcov/many"), 0755);
+	put_file(tp("gcov/a.gcda"), "gcda", 4, 0644);
+	fd = open(tp("gcov/big.gcda"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_int_equal(ftruncate(fd, (65 << 20)), 0);
+	close(fd);
+	agent_start(&p);
+	fds = dup(2);
+	assert_true(freopen("/dev/null", "w", stderr) != NULL);
+	assert_int_equal(cov_save_from(p.l, g, h), 1);
+	f = tp("gcov-out/a.gcda");
+	assert_int_equal(access(f, R_OK), 0);
+	f = tp("gcov-out/big.gcda");
+	assert_int_equal(access(f, F_OK), -1);
+	/* A directory of 20001 entries: the walk stops there. */
+	unlink(tp("gcov/big.gcda"));
+	for (i = 0; i < 20001; i++) {
+		char	n[64];
+
+		snprintf(n, sizeof n, "gcov/many/%d.x", i);
+		put_file(tp(n), "", 0, 0644);
+	}
+	assert_true(cov_save_from(p.l, g, h) >= 1);
+	dup2(fds, 2);
+	close(fds);
+	peer_stop(&p);
+}
+
 /* The real agent exits on garbage and answers bad requests. */
 static void
 test_agent_refuses_garbage(void **state)
@@ -1703,6 +1746,7 @@ main(void)
 		cmocka_unit_test(test_flood_queue),
 		cmocka_unit_test(test_flood_sink_dropped),
 		cmocka_unit_test(test_read_reply_too_long),
+		cmocka_unit_test(test_cov_copy_bounded),
 		cmocka_unit_test(test_peer_dies),
 		cmocka_unit_test(test_hung_peer),
 		cmocka_unit_test(test_version_mismatch),

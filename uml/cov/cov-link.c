@@ -119,12 +119,14 @@ save_dir(struct link *l, const char *gpath, const char *hdir, int depth,
 		} else if (w.types[i] == DT_REG && len > 5 &&
 		    strcmp(w.names[i] + len - 5, ".gcda") == 0) {
 			if (++*files > COV_MAX_FILES) {
-				warnmsg("gcov: more than %d files; the rest are not "
-				    "copied", COV_MAX_FILES);
-				total = -EFBIG;
+				if (*files == COV_MAX_FILES + 1)
+					warnmsg("gcov: more than %d files; the rest "
+					    "are not copied", COV_MAX_FILES);
 			} else if (mkdir_p(hdir, 0755) < 0)
 				total = -errno;
-			else if ((r = save_file(l, g, h)) < 0)
+			else if ((r = save_file(l, g, h)) == -EFBIG)
+				;	/* said; the others are copied */
+			else if (r < 0)
 				total = r;
 			else
 				total++;
@@ -139,11 +141,20 @@ save_dir(struct link *l, const char *gpath, const char *hdir, int depth,
 	return total;
 }
 
+/* Copy the .gcda files below guest directory root into dir. */
+int
+cov_save_from(struct link *l, const char *root, const char *dir)
+{
+	int	files = 0;
+
+	return save_dir(l, root, dir, 0, &files);
+}
+
 /* Copy the guest's counters into dir. */
 int
 cov_save(struct link *l, const char *dir)
 {
-	int	files = 0, r = save_dir(l, COV_GUEST_ROOT, dir, 0, &files);
+	int	r = cov_save_from(l, COV_GUEST_ROOT, dir);
 
 	/* No gcov in this kernel (or no debugfs): nothing to copy. */
 	return r == -ENOENT ? 0 : r;

@@ -29,6 +29,13 @@ struct link;
  * kernel has no gcov), or -errno.
  */
 int	cov_save(struct link *, const char *dir);
+/*
+ * The same from another guest directory (the tests).  A guest decides
+ * what it sends: a file over 64 MiB, files past 20000 in a walk and
+ * entries past 20000 in a directory are not copied (said on stderr);
+ * the others are.
+ */
+int	cov_save_from(struct link *, const char *root, const char *dir);
 /* With $UMKIT_GCOV_DIR set, cov_save into a new NAME.XXXXXX in it. */
 void	cov_collect(struct link *, const char *name);
 /* Zero the guest's counters (all of them: gcov's reset file). */

@@ -43,7 +43,7 @@ char *
 oops_find(const char *text, int max, int *warn)
 {
 	const char	*p, *end, *first = NULL, *prev[3] = { NULL, NULL, NULL };
-	const char	*start, *stop;
+	const char	*start, *stop, *eol;
 	int		 n, w = 0;
 
 	for (p = text; p != NULL && *p != '\0'; p = end ? end + 1 : NULL) {
@@ -64,16 +64,15 @@ oops_find(const char *text, int max, int *warn)
 	if (first == NULL)
 		return NULL;
 	start = prev[0] ? prev[0] : prev[1] ? prev[1] : prev[2] ? prev[2] : first;
-	/* To the end marker, or max lines. */
+	/* To the end marker (searched within each line), or max lines. */
 	for (stop = first, n = 0; stop != NULL && *stop != '\0' && n < max; n++) {
 		end = strchr(stop, '\n');
-		if (strncmp(stop, "---[ end ", 9) == 0 ||
-		    (strstr(stop, "---[ end ") != NULL &&
-		    (end == NULL || strstr(stop, "---[ end ") < end))) {
-			stop = end ? end + 1 : stop + strlen(stop);
+		eol = end ? end : stop + strlen(stop);
+		if (memmem(stop, (size_t)(eol - stop), "---[ end ", 9) != NULL) {
+			stop = end ? end + 1 : eol;
 			break;
 		}
-		stop = end ? end + 1 : stop + strlen(stop);
+		stop = end ? end + 1 : eol;
 	}
 	if (warn != NULL)
 		*warn = w;
@@ -138,16 +137,26 @@ out:
 	return out;
 }
 
-/* Print each line of text after indent. */
+/*
+ * Print each line of text after indent; the guest wrote it, so a control
+ * character (an escape sequence for the terminal) is printed as '?', but
+ * a tab, and a CR at a line's end is left out.
+ */
 static void
 print_indented(FILE *f, const char *text, const char *indent)
 {
-	const char	*p, *end;
+	const char	*p, *end, *c;
 
 	for (p = text; p != NULL && *p != '\0'; p = end ? end + 1 : NULL) {
 		end = strchr(p, '\n');
-		fprintf(f, "%s%.*s\n", indent, end ? (int)(end - p) :
-		    (int)strlen(p), p);
+		fputs(indent, f);
+		for (c = p; c < (end ? end : p + strlen(p)); c++) {
+			if (*c == '\r' && c + 1 == end)
+				break;
+			fputc(((unsigned char)*c < 0x20 && *c != '\t') ||
+			    *c == 0x7f ? '?' : *c, f);
+		}
+		fputc('\n', f);
 	}
 }
 

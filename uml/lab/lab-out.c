@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <pwd.h>
@@ -413,6 +414,13 @@ struct rrow {
 	json_t		*j;
 };
 
+/* a < b: -1, a == b: 0, a > b: 1. */
+static int
+cmp_ll(long long a, long long b)
+{
+	return a < b ? -1 : a > b;
+}
+
 /* Compare rows by lab, then student, then start time. */
 static int
 row_cmp(const void *x, const void *y)
@@ -426,7 +434,7 @@ row_cmp(const void *x, const void *y)
 		c = strcmp(json_string_value(json_object_get(a->j, "student")),
 		    json_string_value(json_object_get(b->j, "student")));
 	if (c == 0)
-		c = (int)(json_integer_value(json_object_get(a->j, "started_unix")) -
+		c = cmp_ll(json_integer_value(json_object_get(a->j, "started_unix")),
 		    json_integer_value(json_object_get(b->j, "started_unix")));
 	return c;
 }
@@ -450,23 +458,42 @@ state_mark(const char *st)
 	    strcmp(st, "skip") == 0 ? "s" : ".";
 }
 
-/* CSV field: quoted when needed. */
+/* Text for the terminal, padded to width: at most 200 bytes, controls as ?. */
 static void
-csv_field(FILE *f, const char *s, bool last)
+tty_text(FILE *f, const char *s, int width)
 {
-	const char	*p;
+	int	n = 0;
 
-	if (strpbrk(s, ",\"\n") != NULL) {
-		fputc('"', f);
-		for (p = s; *p != '\0'; p++) {
-			if (*p == '"')
-				fputc('"', f);
-			fputc(*p, f);
-		}
-		fputc('"', f);
-	} else
-		fputs(s, f);
+	for (; *s != '\0' && n < 200; s++, n++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	for (; n < width; n++)
+		fputc(' ', f);
+}
+
+/*
+ * A CSV text field, always quoted ('"' doubled); one that a spreadsheet
+ * would take for a formula (= + - @, a tab or CR first) gets a ' first.
+ */
+static void
+csv_text(FILE *f, const char *s, bool last)
+{
+	fputc('"', f);
+	if (strchr("=+-@\t\r", *s) != NULL && *s != '\0')
+		fputc('\'', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
 	fputc(last ? '\n' : ',', f);
+}
+
+/* A CSV number field, quoted like the others. */
+static void
+csv_int(FILE *f, json_t *j, const char *key)
+{
+	fprintf(f, "\"%lld\",", json_integer_value(json_object_get(j, key)));
 }
 
 /* Print one lab's rows [from, to) and write its CSV. */
@@ -476,12 +503,14 @@ report_lab(struct rrow *r, int from, int to, const char *csv_dir, FILE *out)
 	const char	*lab = json_string_value(json_object_get(r[from].j, "lab"));
 	json_t		*j, *res, *c;
 	FILE		*csv = NULL;
-	char		*path = NULL, buf[64];
+	char		*path = NULL;
+	const char	*st;
 	size_t		 k, n = json_array_size(json_object_get(r[from].j, "results"));
 	int		 i;
 
-	fprintf(out, "lab %s: %s (%zu checks, %lld points), %d result%s\n", lab,
-	    json_string_value(json_object_get(r[from].j, "title")) ?: "", n,
+	fprintf(out, "lab %s: ", lab);
+	tty_text(out, json_string_value(json_object_get(r[from].j, "title")) ?: "", 0);
+	fprintf(out, " (%zu checks, %lld points), %d result%s\n", n,
 	    json_integer_value(json_object_get(r[from].j, "max_points")),
 	    to - from, to - from == 1 ? "" : "s");
 	fprintf(out, "  %-16s %-7s %-9s %-11s %-7s %s\n", "student", "passed",
@@ -503,8 +532,9 @@ report_lab(struct rrow *r, int from, int to, const char *csv_dir, FILE *out)
 	for (i = from; i < to; i++) {
 		j = r[i].j;
 		res = json_object_get(j, "results");
-		fprintf(out, "  %-16s %3lld/%-3lld %4lld/%-4lld %4lld/%-6lld %5.0fs  ",
-		    json_string_value(json_object_get(j, "student")),
+		fputs("  ", out);
+		tty_text(out, json_string_value(json_object_get(j, "student")), 16);
+		fprintf(out, " %3lld/%-3lld %4lld/%-4lld %4lld/%-6lld %5.0fs  ",
 		    json_integer_value(json_object_get(j, "passed")),
 		    json_integer_value(json_object_get(j, "checks")),
 		    json_integer_value(json_object_get(j, "points")),
@@ -519,25 +549,23 @@ report_lab(struct rrow *r, int from, int to, const char *csv_dir, FILE *out)
 		fputc('\n', out);
 		if (csv == NULL)
 			continue;
-		csv_field(csv, json_string_value(json_object_get(j, "student")), false);
-		csv_field(csv, r[i].file, false);
-		csv_field(csv, json_string_value(json_object_get(j, "mode")) ?: "", false);
-		fprintf(csv, "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.1f",
-		    json_integer_value(json_object_get(j, "started_unix")),
-		    json_integer_value(json_object_get(j, "passed")),
-		    json_integer_value(json_object_get(j, "checks")),
-		    json_integer_value(json_object_get(j, "points")),
-		    json_integer_value(json_object_get(j, "max_points")),
-		    json_integer_value(json_object_get(j, "predictions_right")),
-		    json_integer_value(json_object_get(j, "predictions")),
-		    json_number_value(json_object_get(j, "duration_s")));
+		csv_text(csv, json_string_value(json_object_get(j, "student")), false);
+		csv_text(csv, r[i].file, false);
+		csv_text(csv, json_string_value(json_object_get(j, "mode")) ?: "", false);
+		csv_int(csv, j, "started_unix");
+		csv_int(csv, j, "passed");
+		csv_int(csv, j, "checks");
+		csv_int(csv, j, "points");
+		csv_int(csv, j, "max_points");
+		csv_int(csv, j, "predictions_right");
+		csv_int(csv, j, "predictions");
+		fprintf(csv, "\"%.1f\"%s", json_number_value(json_object_get(j,
+		    "duration_s")), n > 0 ? "," : "\n");
 		for (k = 0; k < n; k++) {
 			c = json_array_get(res, k);
-			snprintf(buf, sizeof buf, "%s", c ?
-			    json_string_value(json_object_get(c, "state")) ?: "" : "");
-			fprintf(csv, ",%s", buf);
+			st = c != NULL ? json_string_value(json_object_get(c, "state")) : NULL;
+			csv_text(csv, st != NULL ? st : "", k + 1 == n);
 		}
-		fputc('\n', csv);
 	}
 	if (csv != NULL) {
 		if (fclose(csv) != 0)
@@ -549,39 +577,75 @@ report_lab(struct rrow *r, int from, int to, const char *csv_dir, FILE *out)
 	return 0;
 }
 
-/* Merge result files. */
+/* Merge result files' texts. */
 int
-lab_report(char **files, int nfiles, const char *csv_dir, FILE *out)
+lab_report_texts(char *const *names, char *const *texts, const size_t *lens,
+    int n, const char *csv_dir, FILE *out)
 {
-	struct rrow	*r = xcalloc(nfiles ? nfiles : 1, sizeof *r);
+	struct rrow	*r = xcalloc(n ? n : 1, sizeof *r);
 	json_error_t	 je;
 	int		 i, from, rc = 0;
 
-	for (i = 0; i < nfiles; i++) {
-		r[i].file = files[i];
-		r[i].j = json_load_file(files[i], 0, &je);
-		if (r[i].j == NULL) {
-			warnmsg("%s:%d: not a JSON result file: %s", files[i],
+	for (i = 0; i < n; i++) {
+		r[i].file = names[i];
+		r[i].j = texts[i] == NULL ? NULL :
+		    json_loadb(texts[i], lens[i], 0, &je);
+		if (texts[i] == NULL) {
+			rc = 2;
+		} else if (r[i].j == NULL) {
+			warnmsg("%s:%d: not a JSON result file: %s", names[i],
 			    je.line, je.text);
 			rc = 2;
 		} else if (!result_ok(r[i].j)) {
 			warnmsg("%s: not an umkit lab result (no umkit_lab_result, "
-			    "lab, student, checks and results)", files[i]);
+			    "lab, student, checks and results)", names[i]);
+			rc = 2;
+		} else if (!lab_name_ok(json_string_value(json_object_get(r[i].j,
+		    "lab")))) {
+			warnmsg("%s: its lab is not a plain name ([A-Za-z0-9._-], "
+			    "at most 63, not starting with '.')", names[i]);
 			rc = 2;
 		}
 	}
 	if (rc == 0) {
-		qsort(r, nfiles, sizeof *r, row_cmp);
-		for (from = 0; from < nfiles && rc == 0; from = i) {
-			for (i = from + 1; i < nfiles &&
+		qsort(r, n, sizeof *r, row_cmp);
+		for (from = 0; from < n && rc == 0; from = i) {
+			for (i = from + 1; i < n &&
 			    strcmp(json_string_value(json_object_get(r[i].j, "lab")),
 			    json_string_value(json_object_get(r[from].j, "lab"))) == 0; i++)
 				;
 			rc = report_lab(r, from, i, csv_dir, out);
 		}
 	}
-	for (i = 0; i < nfiles; i++)
+	for (i = 0; i < n; i++)
 		json_decref(r[i].j);
 	free(r);
+	return rc;
+}
+
+/* Merge result files. */
+int
+lab_report(char **files, int nfiles, const char *csv_dir, FILE *out)
+{
+	char	**texts = xcalloc(nfiles ? nfiles : 1, sizeof *texts);
+	size_t	 *lens = xcalloc(nfiles ? nfiles : 1, sizeof *lens);
+	int	  i, fd, rc;
+
+	for (i = 0; i < nfiles; i++) {
+		if ((fd = open(files[i], O_RDONLY | O_CLOEXEC)) < 0) {
+			warnmsg("%s: %s", files[i], strerror(errno));
+			continue;
+		}
+		texts[i] = read_fd_all(fd, LAB_RESULT_MAX, &lens[i]);
+		if (texts[i] == NULL)
+			warnmsg("%s: %s", files[i], errno == EFBIG ? "larger than "
+			    "a result file can be" : strerror(errno));
+		close(fd);
+	}
+	rc = lab_report_texts(files, texts, lens, nfiles, csv_dir, out);
+	for (i = 0; i < nfiles; i++)
+		free(texts[i]);
+	free(texts);
+	free(lens);
 	return rc;
 }

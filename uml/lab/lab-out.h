@@ -56,11 +56,23 @@ int	book_write_json(const struct lab_book *, const struct lab_sess *,
 /* JUnit XML for one or more books; 0 or -1 with errno. */
 int	books_write_junit(struct lab_book *const *, int n, const char *path);
 
+/* The largest result file 'umkit lab report' reads, bytes. */
+#define LAB_RESULT_MAX	(4 << 20)
+
 /*
  * 'umkit lab report': merge JSON result files into a table on out and,
- * with csv_dir, one CSV per lab.  Returns 0, or 2 with a message naming
- * the file that could not be read.
+ * with csv_dir, one CSV per lab (csv_dir/LAB.csv: every field quoted, a
+ * text field that a spreadsheet would take for a formula starts with
+ * ').  Returns 0, or 2 with a message naming the file that could not be
+ * read, is larger than LAB_RESULT_MAX, is not a result, or whose lab is
+ * not a plain name (lab_name_ok).
  */
 int	lab_report(char **files, int nfiles, const char *csv_dir, FILE *out);
+/*
+ * The same from the files' texts already read (texts[i], lens[i] bytes,
+ * named names[i]; a NULL text is a file that could not be read).
+ */
+int	lab_report_texts(char *const *names, char *const *texts,
+	    const size_t *lens, int n, const char *csv_dir, FILE *out);
 
 #endif

@@ -185,7 +185,7 @@ deliver_locked(struct link *l, const struct proto_hdr *h, const uint8_t *p)
 		link_log(l, "the agent queued more than %d MiB for request %u "
 		    "that its caller has not taken: closing the link",
 		    LINK_QUEUE_MAX >> 20, h->id);
-		kill_link(l);
+		kill_link_locked(l);
 		return;
 	}
 	w->queued += h->len;

@@ -42,19 +42,19 @@ $(LT)/test-proto-asan: tests/unit/test-proto.c uml/link/proto.c uml/util-core.c 
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
 
 $(LT)/test-link: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c uml/link/proto.h \
-		uml/link/link.h $(LT)/umkit-agent
+		uml/link/link.h uml/cov/cov-link.c uml/util.c $(LT)/umkit-agent
 	$(CC) $(CFLAGS) -iquote uml -DAGENT='"$(abspath $(LT))/umkit-agent"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
 $(LT)/test-link-asan: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c \
-		uml/link/proto.h uml/link/link.h $(LT)/umkit-agent-asan
+		uml/link/proto.h uml/link/link.h uml/cov/cov-link.c uml/util.c $(LT)/umkit-agent-asan
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml \
 		-DAGENT='"$(abspath $(LT))/umkit-agent-asan"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread
 
 # ThreadSanitizer on the client (the agent is single-threaded).
 $(LT)/test-link-tsan: tests/unit/test-link.c uml/link/link.c uml/link/proto.c uml/util-core.c \
-		uml/link/proto.h uml/link/link.h $(LT)/umkit-agent
+		uml/link/proto.h uml/link/link.h uml/cov/cov-link.c uml/util.c $(LT)/umkit-agent
 	$(CC) $(CFLAGS) -fsanitize=thread -iquote uml \
 		-DAGENT='"$(abspath $(LT))/umkit-agent"' \
 		-o $@ $(filter %.c,$^) -lcmocka -pthread

@@ -118,12 +118,23 @@ bench_check(const char *names, char *err, size_t errlen)
 	return 0;
 }
 
-/* The metric called name in r, made on first use. */
+/* Whether name may name a metric: [a-z0-9._] only, 1 to 63 of them. */
+int
+bench_name_ok(const char *name)
+{
+	size_t	n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789._");
+
+	return n > 0 && n < 64 && name[n] == '\0';
+}
+
+/* The metric called name in r, made on first use; NULL when it cannot be. */
 static struct bmetric *
 metric(struct bres *r, const char *name, int lower)
 {
 	int	i;
 
+	if (!bench_name_ok(name))
+		return NULL;
 	for (i = 0; i < r->nm; i++)
 		if (strcmp(r->m[i].name, name) == 0)
 			return &r->m[i];
@@ -134,14 +145,22 @@ metric(struct bres *r, const char *name, int lower)
 	return &r->m[r->nm++];
 }
 
-/* Add a sample. */
-static void
+/*
+ * Add a sample (a value that is not a finite number is not one); -1
+ * when name cannot name a metric.
+ */
+static int
 add_sample(struct bres *r, int side, const char *name, int lower, double v)
 {
-	struct bmetric	*m = metric(r, name, lower);
+	struct bmetric	*m;
 
-	if (m != NULL && m->n[side] < BENCH_MAX_BOOTS)
+	if (!bench_name_ok(name))
+		return -1;
+	if (!isfinite(v) || (m = metric(r, name, lower)) == NULL)
+		return 0;
+	if (m->n[side] < BENCH_MAX_BOOTS)
 		m->v[side][m->n[side]++] = v;
+	return 0;
 }
 
 /* The value of key= in a result line, or NAN. */
@@ -158,10 +177,11 @@ kv(const char *line, const char *key)
 }
 
 /* The metrics of one boot's output: the workloads' result lines. */
-static void
-parse_out(struct bres *r, int side, char *out)
+int
+bench_parse_out(struct bres *r, int side, char *out)
 {
 	char	*l, *nl, c[32], name[96];
+	int	 refused = 0;
 
 	for (l = out; l != NULL && *l != '\0'; l = nl ? nl + 1 : NULL) {
 		if ((nl = strchr(l, '\n')) != NULL)
@@ -172,10 +192,10 @@ parse_out(struct bres *r, int side, char *out)
 			if (p == NULL || sscanf(p + 6, "%31s", c) != 1)
 				continue;
 			snprintf(name, sizeof name, "procbench.%s_us", c);
-			add_sample(r, side, name, 1, kv(l, "us_per_op"));
+			refused -= add_sample(r, side, name, 1, kv(l, "us_per_op"));
 			/* The fastest repeat: what a busy host disturbs least. */
 			snprintf(name, sizeof name, "procbench.%s_min_us", c);
-			add_sample(r, side, name, 1, kv(l, "min_us"));
+			refused -= add_sample(r, side, name, 1, kv(l, "min_us"));
 		} else if (strncmp(l, "kvbench: ", 9) == 0) {
 			add_sample(r, side, "kvbench.ops_per_s", 0, kv(l, "ops_per_s"));
 			add_sample(r, side, "kvbench.p99_us", 1, kv(l, "p99_us"));
@@ -206,6 +226,7 @@ parse_out(struct bres *r, int side, char *out)
 			}
 		}
 	}
+	return refused;
 }
 
 /*
@@ -230,14 +251,17 @@ boot_start(struct spawn *sp, char *argv[13], const char *kernel,
 	spawn_start(sp);
 }
 
-/* The whole output in fd, allocated; fd is closed. */
+/* The whole output in fd (at most BENCH_MAX_OUTPUT), allocated; fd is closed. */
 static char *
 slurp(int fd)
 {
 	char	*out;
 
 	lseek(fd, 0, SEEK_SET);
-	out = read_fd_all(fd, SIZE_MAX, NULL);
+	out = read_fd_all(fd, BENCH_MAX_OUTPUT, NULL);
+	if (out == NULL && errno == EFBIG)
+		warnmsg("bench: a boot printed more than %d MiB: its results "
+		    "are not read", BENCH_MAX_OUTPUT >> 20);
 	close(fd);
 	return out != NULL ? out : xstrdup("");
 }
@@ -328,8 +352,10 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 				    k + j + 1, label[(k + j) % 2], rc);
 				fprintf(stderr, "%s", out);
 			}
-			if (rc == 0)
-				parse_out(r, (k + j) % 2, out);
+			if (rc == 0 && bench_parse_out(r, (k + j) % 2, out) > 0)
+				warnmsg("bench: boot %d (%s): a procbench case is "
+				    "not made of [a-z0-9._]: its results are not "
+				    "read", k + j + 1, label[(k + j) % 2]);
 			free(out);
 		}
 		if (rc != 0) {
@@ -440,38 +466,89 @@ bench_json_write(const struct bres *r, const char *path)
 	return rc;
 }
 
+/* A copy of s for a terminal and a data file: controls and '"' become '?'. */
+static char *
+clean_text(const char *s)
+{
+	char	*c = xstrdup(s), *p;
+
+	for (p = c; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '"')
+			*p = '?';
+	return c;
+}
+
+/* Side `side` of r from a saved file's text: its second kernel's samples. */
+int
+bench_json_parse(struct bres *r, int side, const char *buf, size_t len,
+    const char *name, char *err, size_t errlen)
+{
+	json_error_t	 je;
+	json_t		*o, *ms, *m, *k, *a, *x;
+	const char	*mname, *lab, *host;
+	size_t		 j;
+	int		 rc = -1;
+
+	o = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (o == NULL || json_integer_value(json_object_get(o, "umkit_bench")) != 1) {
+		snprintf(err, errlen, "%s: not a umkit --json result file%s%s", name,
+		    o == NULL ? ": " : "", o == NULL ? je.text : "");
+		goto out;
+	}
+	ms = json_object_get(o, "metrics");
+	json_object_foreach(ms, mname, m) {
+		if (!bench_name_ok(mname)) {
+			snprintf(err, errlen, "%s: metric '%.64s%s' is not made of "
+			    "[a-z0-9._] (at most 63)", name, mname,
+			    strlen(mname) > 64 ? "..." : "");
+			goto out;
+		}
+	}
+	k = json_array_get(json_object_get(o, "kernels"), 1);
+	lab = json_string_value(json_object_get(k, "label"));
+	host = json_string_value(json_object_get(k, "host"));
+	free(r->label[side]);
+	free(r->host[side]);
+	r->label[side] = clean_text(lab ? lab : name);
+	r->host[side] = clean_text(host ? host : "?");
+	r->boots = (int)json_integer_value(json_object_get(o, "boots"));
+	json_object_foreach(ms, mname, m) {
+		int lower = json_is_true(json_object_get(m, "lower_is_better"));
+
+		a = json_array_get(json_object_get(m, "samples"), 1);
+		json_array_foreach(a, j, x)
+			if (json_is_number(x))
+				add_sample(r, side, mname, lower, json_number_value(x));
+	}
+	rc = 0;
+out:
+	json_decref(o);
+	return rc;
+}
+
 /* Side `side` of r from a saved file: its second kernel's samples. */
 int
 bench_json_read(struct bres *r, int side, const char *path, char *err,
     size_t errlen)
 {
-	json_error_t	 je;
-	json_t		*o = json_load_file(path, 0, &je), *ms, *m, *k, *a, *x;
-	const char	*name, *lab, *host;
-	size_t		 j;
+	char	*buf;
+	size_t	 len;
+	int	 fd, rc;
 
-	if (o == NULL || json_integer_value(json_object_get(o, "umkit_bench")) != 1) {
-		snprintf(err, errlen, "%s: not a umkit --json result file%s%s", path,
-		    o == NULL ? ": " : "", o == NULL ? je.text : "");
-		json_decref(o);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	k = json_array_get(json_object_get(o, "kernels"), 1);
-	lab = json_string_value(json_object_get(k, "label"));
-	host = json_string_value(json_object_get(k, "host"));
-	r->label[side] = xasprintf("%s", lab ? lab : path);
-	r->host[side] = xstrdup(host ? host : "?");
-	r->boots = (int)json_integer_value(json_object_get(o, "boots"));
-	ms = json_object_get(o, "metrics");
-	json_object_foreach(ms, name, m) {
-		int lower = json_is_true(json_object_get(m, "lower_is_better"));
-
-		a = json_array_get(json_object_get(m, "samples"), 1);
-		json_array_foreach(a, j, x)
-			add_sample(r, side, name, lower, json_number_value(x));
+	buf = read_fd_all(fd, BENCH_JSON_MAX, &len);
+	close(fd);
+	if (buf == NULL) {
+		snprintf(err, errlen, "%s: %s", path, errno == EFBIG ?
+		    "larger than a umkit --json result file can be" : strerror(errno));
+		return -1;
 	}
-	json_decref(o);
-	return 0;
+	rc = bench_json_parse(r, side, buf, len, path, err, errlen);
+	free(buf);
+	return rc;
 }
 
 /* Run gnuplot on script gp; 0, or -1 with err. */
@@ -490,15 +567,50 @@ gnuplot_run(const char *gp, char *err, size_t errlen)
 	return rc == 0 ? 0 : -1;
 }
 
+/* Whether s has a control character (it cannot go into a gnuplot string). */
+int
+gnuplot_str_ok(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* Write s as a single-quoted gnuplot string ('' for '; controls as '?'). */
+void
+gnuplot_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	}
+	fputc('\'', f);
+}
+
 /* Charts of every metric through gnuplot. */
 int
 bench_plot(const struct bres *r, const char *dir, char *err, size_t errlen)
 {
-	char		*path, *gp;
+	char		*path, *gp, *out, *label, title[160];
 	FILE		*f, *g;
 	int		 i, s, rc;
 	struct welch	 w;
 
+	if (!gnuplot_str_ok(dir)) {
+		snprintf(err, errlen, "the plot directory's name has a control "
+		    "character");
+		return -1;
+	}
+	for (i = 0; i < r->nm; i++) {
+		if (!bench_name_ok(r->m[i].name)) {
+			snprintf(err, errlen, "metric '%s' is not made of [a-z0-9._]",
+			    r->m[i].name);
+			return -1;
+		}
+	}
 	mkdir(dir, 0755);
 	gp = xasprintf("%s/plot.gp", dir);
 	if ((g = fopen(gp, "w")) == NULL) {
@@ -522,17 +634,29 @@ bench_plot(const struct bres *r, const char *dir, char *err, size_t errlen)
 		}
 		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
 		fprintf(f, "# kernel mean stddev n\n");
-		for (s = 0; s < 2; s++)
-			fprintf(f, "\"%s\" %.6g %.6g %d\n", r->label[s], w.mean[s], w.sd[s],
-			    m->n[s]);
-		fclose(f);
 		for (s = 0; s < 2; s++) {
-			fprintf(g, "set terminal %s size 640,480\nset output '%s/%s.%s'\n",
-			    s ? "svg" : "pngcairo", dir, m->name, s ? "svg" : "png");
-			fprintf(g, "set title \"%s (%+.1f%%, p=%.3g, %d boots per side)\" noenhanced\n"
-			    "set ylabel \"%s\" noenhanced\n"
-			    "plot '%s' using 0:2:3:xtic(1) with boxerrorbars lc rgb '#4a7ab0'\n",
-			    m->name, w.change_pct, w.p, r->boots, m->name, path);
+			label = clean_text(r->label[s] ? r->label[s] : "?");
+			fprintf(f, "\"%s\" %.6g %.6g %d\n", label, w.mean[s], w.sd[s],
+			    m->n[s]);
+			free(label);
+		}
+		fclose(f);
+		snprintf(title, sizeof title, "%s (%+.1f%%, p=%.3g, %d boots per side)",
+		    m->name, w.change_pct, w.p, r->boots);
+		for (s = 0; s < 2; s++) {
+			out = xasprintf("%s/%s.%s", dir, m->name, s ? "svg" : "png");
+			fprintf(g, "set terminal %s size 640,480\nset output ",
+			    s ? "svg" : "pngcairo");
+			gnuplot_str(g, out);
+			fprintf(g, "\nset title ");
+			gnuplot_str(g, title);
+			fprintf(g, " noenhanced\nset ylabel ");
+			gnuplot_str(g, m->name);
+			fprintf(g, " noenhanced\nplot ");
+			gnuplot_str(g, path);
+			fprintf(g, " using 0:2:3:xtic(1) with boxerrorbars "
+			    "lc rgb '#4a7ab0'\n");
+			free(out);
 		}
 		free(path);
 	}

@@ -15,6 +15,8 @@
 #define BENCH_MAX_METRICS	32
 #define BENCH_MAX_BOOTS		100
 #define BENCH_MAX_JOBS		8
+#define BENCH_JSON_MAX		(8 << 20)	/* a saved result file, bytes */
+#define BENCH_MAX_OUTPUT	(16 << 20)	/* one boot's output read, bytes */
 
 struct bmetric {
 	char	*name;			/* "procbench.fork_us" */
@@ -45,20 +47,51 @@ extern const char bench_list[];
  */
 int	bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 	    const char *names, int n, int jobs, struct bres *r);
+/*
+ * Whether name may name a metric (it becomes a file name and goes into
+ * gnuplot's scripts): 1 to 63 of [a-z0-9._].
+ */
+int	bench_name_ok(const char *name);
+/*
+ * Add the metrics of one boot's output (the workloads' result lines,
+ * "NAME: key=value ...") to side `side` of r; out is cut into lines in
+ * place.  Values that are not finite numbers are not samples; metrics
+ * past BENCH_MAX_METRICS and samples past BENCH_MAX_BOOTS are dropped.
+ * Returns the number of samples refused because their metric's name
+ * (procbench's case=) is not bench_name_ok.
+ */
+int	bench_parse_out(struct bres *r, int side, char *out);
 /* The comparison table with its legend. */
 void	bench_table(const struct bres *, FILE *);
 /* Every sample, the kernels and the machine as JSON; 0 or -1. */
 int	bench_json_write(const struct bres *, const char *path);
-/* Side `side` of r from a saved file (its second kernel); 0 or -1 with err. */
+/*
+ * Side `side` of r from a saved file (its second kernel), at most
+ * BENCH_JSON_MAX bytes; 0 or -1 with err.  A metric whose name is not
+ * bench_name_ok makes the file refused; labels and hosts are kept with
+ * control characters and '"' made '?'.
+ */
 int	bench_json_read(struct bres *r, int side, const char *path, char *err,
 	    size_t errlen);
+/* The same from the file's text (buf, len), named name in err. */
+int	bench_json_parse(struct bres *r, int side, const char *buf, size_t len,
+	    const char *name, char *err, size_t errlen);
 void	bench_free(struct bres *);
 /*
  * Charts in dir (made if missing): per metric METRIC.png and METRIC.svg,
  * a bar per kernel with its standard deviation as error bar, drawn by
- * gnuplot from METRIC.dat and plot.gp (both kept).  0, or -1 with err.
+ * gnuplot from METRIC.dat and plot.gp (both kept).  0, or -1 with err (a
+ * dir with a control character, a metric that is not bench_name_ok).
  */
 int	bench_plot(const struct bres *, const char *dir, char *err, size_t errlen);
+/*
+ * Write s to a gnuplot script as a single-quoted string: no escapes nor
+ * command substitution (backquotes) in there; a ' is written twice, a
+ * control character (which would end the line) as '?'.
+ */
+void	gnuplot_str(FILE *, const char *s);
+/* Whether s can go into gnuplot_str unchanged (no control character). */
+int	gnuplot_str_ok(const char *s);
 /* Run gnuplot on a script file; 0, or -1 with err (naming a missing gnuplot). */
 int	gnuplot_run(const char *gp, char *err, size_t errlen);
 #endif

@@ -76,23 +76,37 @@ run_watched(char *const argv[], const char *path, off_t limit, int *flooded)
 	return rc;
 }
 
-/* Print the lines of text matching any report mark (at most max); count all. */
+/*
+ * Print the lines of text matching any report mark (at most max); count
+ * all.  The guest wrote them: a control character is printed as '?' (a
+ * tab kept, a CR at the line's end left out).
+ */
 int
 smoke_reports(const char *text, int print, int max)
 {
-	const char	*l = text, *e;
+	const char	*l = text, *e, *c;
 	const char	**m;
+	size_t		 len;
 	int		 n = 0;
 
 	while (l != NULL && *l != '\0') {
 		e = strchr(l, '\n');
+		len = e ? (size_t)(e - l) : strlen(l);
 		for (m = report_marks; *m != NULL; m++) {
-			if (memmem(l, e ? (size_t)(e - l) : strlen(l), *m, strlen(*m)) != NULL) {
-				if (print && n < max)
-					printf("    %.*s\n", (int)(e ? e - l : (long)strlen(l)), l);
-				n++;
-				break;
+			if (memmem(l, len, *m, strlen(*m)) == NULL)
+				continue;
+			if (print && n < max) {
+				fputs("    ", stdout);
+				for (c = l; c < l + len; c++) {
+					if (*c == '\r' && c + 1 == l + len)
+						break;
+					putchar(((unsigned char)*c < 0x20 &&
+					    *c != '\t') || *c == 0x7f ? '?' : *c);
+				}
+				putchar('\n');
 			}
+			n++;
+			break;
 		}
 		l = e ? e + 1 : NULL;
 	}
