@@ -3,6 +3,10 @@
 # Components add their cmocka test binaries to UNIT_TESTS; the list is
 # written to build/tests/unit.list for tests/run.
 
+# make fuzz and the fuzz targets' corpus replays (before 'test', whose
+# prerequisites take UNIT_TESTS as it is here).
+include tests/fuzz/fuzz.mk
+
 .PHONY: unit-list
 test: all $(UNIT_TESTS) $(TEST_PROGS) unit-list
 	@tests/run

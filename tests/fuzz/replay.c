@@ -6,7 +6,9 @@
  *
  *   fuzz-replay [DIR]        default: the checked-in tests/fuzz-corpus
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <stdint.h>

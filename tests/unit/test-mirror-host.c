@@ -183,6 +183,32 @@ teardown(void **st)
 	return 0;
 }
 
+/* A guest directory shows at most the mirror's cap of entries. */
+static void
+test_dir_cap(void **st)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		*p = M("proc/self");
+	int		 n = 0;
+
+	mirror_set_dir_max(F.mirror, 5);
+	assert_non_null(d = opendir(p));
+	while ((de = readdir(d)) != NULL)
+		n++;
+	closedir(d);
+	assert_int_equal(n, 5 + 2);	/* and . and .. */
+	mirror_set_dir_max(F.mirror, MIRROR_DIR_MAX);
+	assert_non_null(d = opendir(p));
+	n = 0;
+	while ((de = readdir(d)) != NULL)
+		n++;
+	closedir(d);
+	assert_true(n > 7);
+	free(p);
+	(void)st;
+}
+
 /* The root holds exactly proc and sys. */
 static void
 test_root(void **st)
@@ -716,6 +742,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_root),
+		cmocka_unit_test(test_dir_cap),
 		cmocka_unit_test(test_vmstat_keys),
 		cmocka_unit_test(test_write_denied),
 		cmocka_unit_test(test_write_allowed),

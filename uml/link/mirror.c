@@ -90,7 +90,8 @@ struct dent {
 struct dirh {
 	size_t		 n;
 	struct dent	*ents;
-	int		 capped;	/* more than MIRROR_DIR_MAX entries */
+	size_t		 max;		/* the mirror's dir_max */
+	int		 capped;	/* more than that */
 };
 
 /* The mirror's state; one per mount. */
@@ -117,6 +118,7 @@ struct mirror {
 	uint64_t		 next_ino;
 	int			 eio_logged;	/* the link's EIO was reported */
 	struct handle		*handles;	/* open files, freed at stop */
+	size_t			 dir_max;	/* entries a directory shows */
 };
 
 /* libfuse's own messages go to the log of the last mirror started. */
@@ -611,7 +613,7 @@ collect_dent(const char *name, unsigned type, void *arg)
 {
 	struct dirh	*d = arg;
 
-	if (d->n >= MIRROR_DIR_MAX) {
+	if (d->max > 0 && d->n >= d->max) {
 		d->capped = 1;
 		return 1;
 	}
@@ -645,6 +647,9 @@ mirror_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 	collect_dent(".", DT_DIR, d);
 	collect_dent("..", DT_DIR, d);
+	pthread_mutex_lock(&m->lock);
+	d->max = m->dir_max + 2;
+	pthread_mutex_unlock(&m->lock);
 	if ((err = ino_path(m, ino, path, sizeof path)) != 0)
 		goto out;
 	if (strcmp(path, "/") == 0) {
@@ -655,8 +660,8 @@ mirror_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		goto out;
 	}
 	if (d->capped)
-		mlog(m, "readdir %s: more than %d entries; the rest are not "
-		    "shown", path, MIRROR_DIR_MAX);
+		mlog(m, "readdir %s: more than %zu entries; the rest are not "
+		    "shown", path, d->max - 2);
 	fi->fh = (uintptr_t)d;
 	fi->cache_readdir = 0;
 	if (fuse_reply_open(req, fi) != 0)
@@ -1154,6 +1159,7 @@ mirror_start(struct link *link, const char *mountpoint,
 	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
 	int		 r, i, mounted = 0;
 
+	m->dir_max = MIRROR_DIR_MAX;
 	m->link = link;
 	m->log = log;
 	m->mountpoint = xstrdup(mountpoint);
@@ -1271,4 +1277,13 @@ mirror_stop(struct mirror *m)
 	pthread_cond_destroy(&m->cond);
 	free(m->mountpoint);
 	free(m);
+}
+
+/* How many entries a directory shows (mirror.h). */
+void
+mirror_set_dir_max(struct mirror *m, size_t n)
+{
+	pthread_mutex_lock(&m->lock);
+	m->dir_max = n;
+	pthread_mutex_unlock(&m->lock);
 }

@@ -66,5 +66,7 @@ int		 mirror_cleanup_stale(const char *mountpoint);
 
 /* The most entries a directory of the guest shows through the mirror. */
 #define MIRROR_DIR_MAX	65536
+/* Show at most n entries per directory (beside . and ..; the tests). */
+void	mirror_set_dir_max(struct mirror *, size_t n);
 
 #endif
