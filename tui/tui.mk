@@ -112,7 +112,7 @@ bench-tui: $(B)/bin/umkit-tui
 
 # --- fuzzing: the parsers read bytes that come from the guest ---------------
 # make test replays the checked-in seeds (gcc + ASan, no clang needed);
-# make fuzz runs libFuzzer on them for FUZZ_SECONDS.
+# make fuzz runs libFuzzer on them for FUZZ_SECONDS (tests/fuzz/fuzz.mk).
 # (libFuzzer needs clang's sanitizers: the fuzzer compiles the library's
 # sources itself; the gcc replay links the sanitized library.)
 TUI_FUZZ_SRCS := $(patsubst %,tui/%.c,$(PARSE_LIB_MODULES)) uml/util-core.c
@@ -125,18 +125,6 @@ $(B)/tests/fuzz-parse-replay: tests/fuzz/fuzz-parse.c tests/fuzz/replay.c \
 		$(filter %.c,$^) $(TUI_TEST_LINK)
 UNIT_TESTS += $(B)/tests/fuzz-parse-replay
 
-$(B)/fuzz/fuzz-parse: tests/fuzz/fuzz-parse.c $(TUI_FUZZ_SRCS) $(wildcard tui/*.h)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -std=gnu11 $(TUI_CPPFLAGS) -Itui \
-		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
-
-.PHONY: fuzz-parse
-fuzz: fuzz-parse
-fuzz-parse: $(B)/fuzz/fuzz-parse
-	@mkdir -p $(B)/fuzz/corpus-parse
-	$(B)/fuzz/fuzz-parse -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
-		-print_final_stats=1 $(B)/fuzz/corpus-parse tests/fuzz-corpus-parse
-
 # The value layer's spec parser reads lab files' text: its own target,
 # run against the fixture root (values_get must agree with values_check).
 $(B)/tests/fuzz-values-replay: tests/fuzz/fuzz-values.c tests/fuzz/replay.c \
@@ -147,16 +135,3 @@ $(B)/tests/fuzz-values-replay: tests/fuzz/fuzz-values.c tests/fuzz/replay.c \
 		-DFIXTURE_ROOT='"$(CURDIR)/tests/fixtures/guest"' -o $@ \
 		$(filter %.c,$^) $(TUI_TEST_LINK)
 UNIT_TESTS += $(B)/tests/fuzz-values-replay
-
-$(B)/fuzz/fuzz-values: tests/fuzz/fuzz-values.c $(TUI_FUZZ_SRCS) $(wildcard tui/*.h)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -std=gnu11 $(TUI_CPPFLAGS) -Itui \
-		-DFIXTURE_ROOT='"$(CURDIR)/tests/fixtures/guest"' \
-		-fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^)
-
-.PHONY: fuzz-values
-fuzz: fuzz-values
-fuzz-values: $(B)/fuzz/fuzz-values
-	@mkdir -p $(B)/fuzz/corpus-values
-	$(B)/fuzz/fuzz-values -max_total_time=$(FUZZ_SECONDS) -max_len=512 \
-		-print_final_stats=1 $(B)/fuzz/corpus-values tests/fuzz-corpus-values

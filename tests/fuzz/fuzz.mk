@@ -198,3 +198,11 @@ $(LT)/test-bench-plot: tests/unit/test-bench-plot.c uml/patch/bench.c \
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) \
 		-lcmocka -ljansson -lm
 UNIT_TESTS	+= $(LT)/test-bench-plot
+
+# umkit lab report --csv on hostile result files (lab-out.c).
+$(LT)/test-lab-report: tests/unit/test-lab-report.c uml/lab/lab-out.c $(LAB_CORE) \
+		$(LAB_HDRS) $(LAB_VALUES)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui -o $@ \
+		$(filter %.c %.a,$^) -lcmocka -ljansson
+UNIT_TESTS	+= $(LT)/test-lab-report
