@@ -131,8 +131,9 @@ rec_index_parse(const char *buf, size_t len, struct rec_snap **snaps)
 				f[k++] = t;
 			else
 				k = 4;
+		/* 18 digits at most: a number that fits a long long */
 		if (k != 3 || !digits(f[0]) || !digits(f[1]) || !digits(f[2]) ||
-		    strlen(f[0]) != 6)
+		    strlen(f[0]) != 6 || strlen(f[1]) > 18 || strlen(f[2]) > 18)
 			continue;
 		s.seq = (unsigned)strtoul(f[0], NULL, 10);
 		s.unix_ms = strtoll(f[1], NULL, 10);

@@ -61,7 +61,8 @@ int	rec_index_format(char *out, size_t n, const struct rec_snap *);
  * Parse index text into *snaps (xrealloc'd; *snaps may be NULL, and is
  * replaced), in file order.  A reader may see the index while it grows,
  * but each line is appended with one write: a line that is not three
- * numbers ending in a newline is not (yet) a snapshot and is skipped.
+ * numbers ending in a newline is not (yet) a snapshot and is skipped
+ * (SEQ six digits, the others at most 18: a long long).
  * Returns the number of snapshots.
  */
 int	rec_index_parse(const char *buf, size_t len, struct rec_snap **snaps);

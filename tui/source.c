@@ -247,8 +247,10 @@ source_label(const struct source *s, char *out, size_t n)
 		struct tm		 tm;
 		char			 when[32];
 
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+		/* a recording's time past what struct tm holds: no date */
+		if (gmtime_r(&t, &tm) == NULL ||
+		    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm) == 0)
+			snprintf(when, sizeof(when), "?");
 		snprintf(out, n, "recording %d/%d %s.%03lldZ +%.1fs", s->cur + 1,
 		    s->nsnaps, when, sn->unix_ms % 1000, (double)sn->elapsed_ms / 1e3);
 		break;
