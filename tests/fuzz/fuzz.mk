@@ -206,3 +206,10 @@ $(LT)/test-lab-report: tests/unit/test-lab-report.c uml/lab/lab-out.c $(LAB_CORE
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui -o $@ \
 		$(filter %.c %.a,$^) -lcmocka -ljansson
 UNIT_TESTS	+= $(LT)/test-lab-report
+
+# A lab's result(NAME.KEY) on a guest's output (lab-result.c).
+$(LT)/test-lab-result: tests/unit/test-lab-result.c uml/lab/lab-result.c \
+		uml/lab/lab-result.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
+UNIT_TESTS	+= $(LT)/test-lab-result
