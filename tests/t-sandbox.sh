@@ -118,6 +118,24 @@ is "kbuild.sh: an untrusted series is refused (exit 1)" "$rc" 1
 like "naming --no-sandbox" "$out" 'refused without a sandbox.*--no-sandbox'
 no_leftovers "nothing left after the refusals"
 
+# --- hostile names and caches in the build scripts -----------------------
+mkdir -p "$tmp/p/odd"
+printf '../../../etc/x.patch\n' > "$tmp/p/odd/series"
+out=$(UMKIT_PATCHES="$tmp/p" UMKIT_BUILD="$tmp/build" uml/kernel/kbuild.sh odd 2>&1)
+rc=$?
+is "kbuild.sh: a series naming ../ is refused (exit 2)" "$rc" 2
+like "naming the patch" "$out" "series names '../../../etc/x.patch'"
+printf 'a*.patch\n' > "$tmp/p/odd/series"
+out=$(UMKIT_PATCHES="$tmp/p" UMKIT_BUILD="$tmp/build" uml/kernel/kbuild.sh odd 2>&1)
+is "a series naming a glob is refused too (exit 2)" "$?" 2
+mkdir -p "$tmp/shared/src"
+chmod 777 "$tmp/shared"
+out=$(UMKIT_SHARED_CACHE="$tmp/shared" uml/kernel/fetch-source.sh 2>&1 >/dev/null)
+like "fetch-source: a shared cache others may write is not used" "$out" "$tmp/shared is not root's .* not using it"
+chmod 755 "$tmp/shared"
+out=$(UMKIT_SHARED_CACHE="$tmp/shared" uml/kernel/fetch-source.sh 2>&1 >/dev/null)
+is "one that is ours and closed is used (nothing said)" "$(printf '%s' "$out" | grep -c 'not using it')" 0
+
 # --- a stale guest.pid names another process -----------------------------
 # After a reboot a pid may be another program's: cleanup must not kill it.
 setsid sleep 60 &

@@ -13,8 +13,16 @@
 #include "umkit.h"
 #include "util.h"
 
-static struct termios	saved_tio;
-static int		tio_saved;
+static struct termios		saved_tio;
+static int			tio_saved;
+static volatile sig_atomic_t	console_stop;
+
+/* SIGTERM, SIGHUP: leave the console (the loop sees the flag). */
+static void
+console_signal(int sig)
+{
+	console_stop = sig;
+}
 
 /* Put the terminal back as it was. */
 static void
@@ -31,6 +39,7 @@ console_main(int argc, char **argv)
 {
 	const char	*f[] = { "console", NULL };
 	struct termios	 t;
+	struct sigaction sa;
 	struct pollfd	 pfd[2];
 	char		*r, buf[4096];
 	int		 pty = -1, tty, in_eof = 0, i;
@@ -48,8 +57,11 @@ console_main(int argc, char **argv)
 		tcgetattr(0, &saved_tio);
 		tio_saved = 1;
 		atexit(console_restore);
-		signal(SIGTERM, exit);
-		signal(SIGHUP, exit);
+		/* Not exit() from a handler: a flag the loop sees (poll: EINTR). */
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = console_signal;
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
 		t = saved_tio;
 		cfmakeraw(&t);
 		tcsetattr(0, TCSAFLUSH, &t);
@@ -63,6 +75,8 @@ console_main(int argc, char **argv)
 		if (in_eof && wait <= 0)
 			break;
 		pfd[0].fd = in_eof ? -1 : 0;
+		if (console_stop)
+			break;
 		if (poll(pfd, 2, wait) < 0) {
 			if (errno == EINTR)
 				continue;

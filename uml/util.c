@@ -249,8 +249,9 @@ top_path(const char *rel)
 int
 mkdir_p(const char *path, mode_t mode)
 {
-	char	*d = xstrdup(path), *p;
-	int	 r = 0;
+	char		*d = xstrdup(path), *p;
+	struct stat	 sb;
+	int		 r = 0;
 
 	for (p = d + 1; r == 0; p++) {
 		if (*p != '/' && *p != '\0')
@@ -266,6 +267,21 @@ mkdir_p(const char *path, mode_t mode)
 		if (*p == '\0')
 			break;
 	}
+	/*
+	 * The directory itself must be ours (or root's): one somebody else
+	 * made first (a guessed /tmp name) or a link to one is refused.
+	 */
+	if (r == 0 && lstat(path, &sb) < 0)
+		r = -1;
+	else if (r == 0 && S_ISLNK(sb.st_mode) && sb.st_uid != geteuid() &&
+	    sb.st_uid != 0)
+		r = -1, errno = EPERM;
+	else if (r == 0 && stat(path, &sb) < 0)
+		r = -1;
+	else if (r == 0 && !S_ISDIR(sb.st_mode))
+		r = -1, errno = ENOTDIR;
+	else if (r == 0 && sb.st_uid != geteuid() && sb.st_uid != 0)
+		r = -1, errno = EPERM;
 	free(d);
 	return r;
 }

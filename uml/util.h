@@ -127,7 +127,11 @@ char	*top_path(const char *rel);
  * patches/VARIANT, else (installed) the user's own; the kit's name wins.
  */
 char	*variant_dir(const char *variant);
-/* mkdir -p with mode for each directory made; 0 or -1 (errno). */
+/*
+ * mkdir -p with mode for each directory made; 0 or -1 (errno).  The
+ * directory must end up ours or root's (EPERM: one another user made
+ * first, say at a guessed name in /tmp, or a link of theirs to one).
+ */
 int	 mkdir_p(const char *path, mode_t mode);
 
 /* Read a whole small file into a NUL-terminated buffer; NULL on error. */

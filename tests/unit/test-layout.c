@@ -249,6 +249,36 @@ test_umkit_top(void **st)
 }
 
 /* Run the kit layout tests. */
+/*
+ * mkdir_p makes a directory of ours; one that another user made first
+ * (a guessed name in /tmp) or their link to one is refused (EPERM).
+ */
+static void
+test_mkdir_p_owner(void **st)
+{
+	char	*d = xasprintf("%s/mine/a/b", tmp), *o = xasprintf("%s/theirs", tmp);
+	char	*l = xasprintf("%s/link", tmp);
+
+	assert_int_equal(mkdir_p(d, 0700), 0);
+	assert_int_equal(mkdir_p(d, 0700), 0);		/* again: fine */
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	assert_int_equal(mkdir(o, 0777), 0);
+	assert_int_equal(chown(o, 65534, 65534), 0);
+	errno = 0;
+	assert_int_equal(mkdir_p(o, 0700), -1);
+	assert_int_equal(errno, EPERM);
+	assert_int_equal(symlink(o, l), 0);
+	assert_int_equal(lchown(l, 65534, 65534), 0);
+	assert_int_equal(mkdir_p(l, 0700), -1);
+	assert_int_equal(errno, EPERM);
+	free(d);
+	free(o);
+	free(l);
+}
+
 int
 main(void)
 {
@@ -259,6 +289,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_install_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_xdg, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_umkit_top, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mkdir_p_owner, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,8 @@
 set -eu
 [ $# -eq 3 ] || { echo "usage: mkman.sh UMKIT VERSION DATE" >&2; exit 2; }
 umkit=$1 version=$2 date=$3
+tmpf=$(mktemp)
+trap 'rm -f "$tmpf"' EXIT INT TERM
 
 # Text as roff: backslashes as \e, - as a minus (\-), a leading . or ' made literal.
 roff() { sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }
@@ -35,14 +37,13 @@ step a student through experiments.  No VM, KVM or root is needed.
 .SH COMMANDS
 EOF
 for c in $cmds; do
-	"$umkit" "$c" --help > "${TMPDIR:-/tmp}/umkit-man.$$" ||
-		{ rm -f "${TMPDIR:-/tmp}/umkit-man.$$"; echo "mkman.sh: umkit $c --help failed" >&2; exit 1; }
-	syn=$(sed -n '1s/^usage: //p' "${TMPDIR:-/tmp}/umkit-man.$$")
+	"$umkit" "$c" --help > "$tmpf" ||
+		{ echo "mkman.sh: umkit $c --help failed" >&2; exit 1; }
+	syn=$(sed -n '1s/^usage: //p' "$tmpf")
 	echo ".SS \"$(printf '%s\n' "$syn" | roff | sed 's/"/\\(dq/g')\""
 	echo ".nf"
-	sed '1,2d' "${TMPDIR:-/tmp}/umkit-man.$$" | roff
+	sed '1,2d' "$tmpf" | roff
 	echo ".fi"
-	rm -f "${TMPDIR:-/tmp}/umkit-man.$$"
 done
 cat <<'EOF'
 .SH "EXIT STATUS"

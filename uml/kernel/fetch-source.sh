@@ -30,6 +30,14 @@ die() { echo "umkit: fetch-source: $*" >&2; exit 1; }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 
 upstream_of() { echo "$1" | sed 's/-.*//'; }
+# trusted DIR: DIR is root's or ours and nobody else may write it (a
+# shared cache someone else could fill is not taken).
+trusted() {
+	set -- "$1" "$(stat -Lc '%u %a' "$1" 2>/dev/null)"
+	case ${2%% *} in 0|"$(id -u)") ;; *) return 1 ;; esac
+	case ${2##* } in *[2367][0-7]|*[2367]) return 1 ;; esac
+	return 0
+}
 # A complete unpacked tree of package version $2 at $1?
 tree_ok() { [ "$(cat "$1/.umkit-pristine" 2>/dev/null)" = "$PACKAGE $2" ]; }
 
@@ -44,7 +52,9 @@ case "$mode" in
 	;;
 '')
 	t="$shared/src/linux-$(upstream_of "$VERSION")"
-	if tree_ok "$t" "$VERSION"; then
+	if [ -d "$shared" ] && ! trusted "$shared"; then
+		echo "umkit: fetch-source: $shared is not root's (or yours) or others may write it: not using it" >&2
+	elif tree_ok "$t" "$VERSION"; then
 		echo "$t"
 		exit 0
 	fi

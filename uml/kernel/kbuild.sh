@@ -210,10 +210,15 @@ ident() { stat -c '%d:%i %.9Y %s' "$1" 2>/dev/null || true; }
 # --- 1. tree ---------------------------------------------------------------
 # Every patch the series names must exist: checked here, in this shell (a
 # die inside the $( ... | sha256sum) below would only end its subshell).
+set -f	# no globbing of the series' names
 for p in $(series_patches); do
+	case $p in
+	*[!A-Za-z0-9._+-]*|.*) die 2 "variant $variant: series names '$p': a patch name is letters, digits, '.', '_', '+', '-'" ;;
+	esac
 	[ -f "$pdir/$p" ] ||
 		die 2 "variant $variant: series names $p, which is not in $pdir/"
 done
+set +f
 stamp=$( {
 	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
 	cat "$pdir/series"; profile_objs
@@ -427,7 +432,15 @@ export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
 # (Not when the caller chose the remote storage: shared-cache.sh writes
 # the shared one, and a read-only one here would win over it.)
 shared_cc=${UMKIT_SHARED_CACHE:-/var/cache/umkit}/ccache
-if [ -z "${CCACHE_REMOTE_STORAGE:-}${CCACHE_SECONDARY_STORAGE:-}" ] && [ -d "$shared_cc" ] && [ "$(cd "$shared_cc" && pwd -P)" != "$(mkdir -p "$CCACHE_DIR" && cd "$CCACHE_DIR" && pwd -P)" ]; then
+# Only one that is root's (or ours) and that nobody else may write.
+shared_ok() {
+	set -- "$(stat -Lc '%u %a' "$1" 2>/dev/null)"
+	case ${1%% *} in 0|"$(id -u)") ;; *) return 1 ;; esac
+	case ${1##* } in *[2367][0-7]|*[2367]) return 1 ;; esac
+}
+if [ -d "$shared_cc" ] && ! shared_ok "$shared_cc"; then
+	echo "umkit: $shared_cc is not root's (or yours) or others may write it: not using it" >&2
+elif [ -z "${CCACHE_REMOTE_STORAGE:-}${CCACHE_SECONDARY_STORAGE:-}" ] && [ -d "$shared_cc" ] && [ "$(cd "$shared_cc" && pwd -P)" != "$(mkdir -p "$CCACHE_DIR" && cd "$CCACHE_DIR" && pwd -P)" ]; then
 	export CCACHE_SECONDARY_STORAGE="file:$shared_cc|read-only"
 fi
 export KBUILD_BUILD_TIMESTAMP="umkit" KBUILD_BUILD_USER=umkit KBUILD_BUILD_HOST=umkit
