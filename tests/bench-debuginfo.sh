@@ -24,7 +24,7 @@ sed -e 's/^# CONFIG_DEBUG_INFO_REDUCED is not set/CONFIG_DEBUG_INFO_REDUCED=y/' 
 
 # row NAME VARIANT BUILD_DIR [DEBUG_CONFIG]: cold (unless quick), rebuild, size.
 row() {
-	name=$1 v=$2 b=$3 dc=${4:-$top/uml/debug.config}
+	name=$1 v=$2 b=$3 dc=${4:-$top/uml/kernel/debug.config}
 	cold=-
 	if [ -z "${BENCH_QUICK:-}" ]; then
 		UMKIT_BUILD=$b UMKIT_DEBUG_CONFIG=$dc sh uml/kernel/kbuild.sh "$v" >/dev/null

@@ -44,13 +44,13 @@ trap cleanup EXIT INT TERM
 bad=
 for v in "$TOP"/patches/*/; do
 	v=$(basename "$v")
-	"$TOP/uml/kbuild.sh" "$v" >/dev/null 2>"$T/kbuild.err" || bad="$bad $v"
+	"$TOP/uml/kernel/kbuild.sh" "$v" >/dev/null 2>"$T/kbuild.err" || bad="$bad $v"
 done
 is "every shipped variant's kernel is built" "$bad" "" || tail -5 "$T/kbuild.err" | sed 's/^/#   /'
 out=$(make -s -C "$TOP" install DESTDIR="$D" PREFIX=$P KERNELS=asis 2>&1)
 is "make install DESTDIR PREFIX=$P exits 0" "$?" 0 || printf '%s\n' "$out" | tail -5 | sed 's/^/#   /'
 
-. "$TOP/uml/kernel.pin"
+. "$TOP/uml/kernel/kernel.pin"
 mine=${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}
 deb=$(ls "$mine"/apt/archives/${PACKAGE}_*.deb 2>/dev/null | head -1)
 mkdir -p "$S/apt/archives"

@@ -53,7 +53,7 @@ trap cleanup EXIT INT TERM
 bad=
 for v in "$TOP"/patches/*/; do
 	v=$(basename "$v")
-	"$TOP/uml/kbuild.sh" "$v" >/dev/null 2>"$T/kbuild.err" || bad="$bad $v"
+	"$TOP/uml/kernel/kbuild.sh" "$v" >/dev/null 2>"$T/kbuild.err" || bad="$bad $v"
 done
 is "every shipped variant's kernel is built" "$bad" "" || sed 's/^/#   /' "$T/kbuild.err" | tail -5
 out=$(make -s -C "$TOP" install DESTDIR="$D" PREFIX=$P KERNELS=asis 2>&1)

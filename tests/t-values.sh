@@ -32,7 +32,7 @@ out=$("$V" 2>&1); rc=$?
 like "no arguments: usage, exit 2" "$rc:$out" "^2:usage: umkit-value ROOT SPEC"
 missing=
 for f in $("$V" --files); do
-	grep -qxF "$f" "$TOP/uml/record.files" || missing="$missing $f"
+	grep -qxF "$f" "$TOP/uml/link/record.files" || missing="$missing $f"
 done
 is "every file --files lists is recorded (uml/link/record.files)" "$missing" ""
 

@@ -11,7 +11,7 @@
 
 # variant_build VARIANT: the variant's kernel builds (cached: ~1 s).
 variant_build() {
-	if _o=$("$TOP/uml/kbuild.sh" "$1" 2>&1); then
+	if _o=$("$TOP/uml/kernel/kbuild.sh" "$1" 2>&1); then
 		ok "variant $1 builds"
 	else
 		not_ok "variant $1 builds" "$(printf '%s\n' "$_o" | tail -n 15)"

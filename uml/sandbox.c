@@ -151,25 +151,56 @@ add3(struct sandbox *sb, const char *opt, const char *a, const char *b)
 	sandbox_add(sb, b);
 }
 
+/* Whether path is dir or below it. */
+static int
+below(const char *path, const char *dir)
+{
+	size_t	n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/' ||
+	    (n > 0 && dir[n - 1] == '/'));
+}
+
 /*
- * Hide directory path behind an empty tmpfs (when it is one); ro: made
- * read-only once the binds below it are in.
+ * Hide directory path behind an empty tmpfs (when it is one and not
+ * below a directory hidden already read-only: that is empty anyway); ro:
+ * made read-only once the binds below it are in (even below a writable
+ * scratch tmpfs: a checkout in /tmp stays read-only).  Call shallowest
+ * first.
  */
 static void
 hide(struct sandbox *sb, const char *path, int ro)
 {
 	struct stat	st;
+	int		i;
 
 	if (path == NULL || path[0] != '/' || strcmp(path, "/") == 0 ||
 	    stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
 		return;
+	for (i = 0; i < sb->nhidden; i++)
+		if (below(path, sb->hidden[i]) && (sb->ro[i] || !ro))
+			return;
 	sandbox_add(sb, "--tmpfs");
 	sandbox_add(sb, path);
-	if (ro) {
-		sb->hidden = xrealloc(sb->hidden, (sb->nhidden + 1) *
-		    sizeof *sb->hidden);
-		sb->hidden[sb->nhidden++] = xstrdup(path);
-	}
+	sb->hidden = xrealloc(sb->hidden, (sb->nhidden + 1) * sizeof *sb->hidden);
+	sb->hidden[sb->nhidden++] = xstrdup(path);
+	sb->ro = xrealloc(sb->ro, sb->nhidden * sizeof *sb->ro);
+	sb->ro[sb->nhidden - 1] = ro;
+}
+
+/* The directories to hide, shallowest first (qsort). */
+static int
+by_depth(const void *a, const void *b)
+{
+	const char	*const *x = a, *const *y = b;
+	const char	*p;
+	int		 dx = 0, dy = 0;
+
+	for (p = *x; *p != '\0'; p++)
+		dx += *p == '/';
+	for (p = *y; *p != '\0'; p++)
+		dy += *p == '/';
+	return dx != dy ? dx - dy : strcmp(*x, *y);
 }
 
 /* The common part. */
@@ -191,19 +222,26 @@ sandbox_init(struct sandbox *sb)
 	sandbox_add(sb, "/dev");
 	sandbox_add(sb, "--proc");
 	sandbox_add(sb, "/proc");
+	const char		*ro[8];
+	size_t			 nro = 0, k;
+
 	/* Private scratch space (UML's memory file goes to TMPDIR). */
 	hide(sb, "/tmp", 0);
 	hide(sb, "/var/tmp", 0);
 	hide(sb, "/dev/shm", 0);
 	/* The user's files, and the kit's: its sources, other guests. */
-	hide(sb, "/run/user", 1);
-	hide(sb, getenv("HOME"), 1);
+	ro[nro++] = "/run/user";
+	if (getenv("HOME") != NULL)
+		ro[nro++] = getenv("HOME");
 	if (!L->installed)
-		hide(sb, L->top, 1);
-	hide(sb, L->run, 1);
-	hide(sb, L->cache, 1);
-	hide(sb, L->state, 1);
-	hide(sb, L->logs, 1);
+		ro[nro++] = L->top;
+	ro[nro++] = L->run;
+	ro[nro++] = L->cache;
+	ro[nro++] = L->state;
+	ro[nro++] = L->logs;
+	qsort(ro, nro, sizeof *ro, by_depth);
+	for (k = 0; k < nro; k++)
+		hide(sb, ro[k], 1);
 	/* Nothing inside learns where it ran from. */
 	add3(sb, "--setenv", "HOME", "/nonexistent");
 	add3(sb, "--setenv", "TMPDIR", "/tmp");
@@ -233,6 +271,8 @@ sandbox_argv(struct sandbox *sb, char *const cmd[])
 
 	/* Deepest first: a read-only parent must not stop a child's remount. */
 	for (i = sb->nhidden - 1; i >= 0; i--) {
+		if (!sb->ro[i])
+			continue;
 		sandbox_add(sb, "--remount-ro");
 		sandbox_add(sb, sb->hidden[i]);
 	}
@@ -254,5 +294,6 @@ sandbox_free(struct sandbox *sb)
 	for (i = 0; i < sb->nhidden; i++)
 		free(sb->hidden[i]);
 	free(sb->hidden);
+	free(sb->ro);
 	memset(sb, 0, sizeof *sb);
 }

@@ -26,8 +26,9 @@
 struct sandbox {
 	char	**argv;		/* bwrap and its options so far */
 	int	  argc, cap;
-	char	**hidden;	/* the directories hidden: made read-only
-				   once the binds are in (sandbox_argv) */
+	char	**hidden;	/* the directories hidden, shallowest first */
+	int	 *ro;		/* each made read-only once the binds are in
+				   (sandbox_argv) */
 	int	  nhidden;
 };
 

@@ -139,9 +139,14 @@ sb_add() { for w in "$@"; do sb_args="$sb_args$w
 "; done; }
 # sb_hide DIR [ro]: an empty tmpfs over an existing directory; ro: made
 # read-only once the binds below it are in (sb_ro_list, deepest first).
-sb_ro_list=
+sb_ro_list= sb_hidden=
 sb_hide() {
+	# Below a directory hidden read-only already: empty anyway.
+	for h in $sb_hidden; do
+		case $1 in "$h"|"$h"/*) return 0 ;; esac
+	done
 	[ -z "$1" ] || [ "$1" = / ] || [ ! -d "$1" ] || {
+		[ -z "${2:-}" ] || sb_hidden="$sb_hidden $1"
 		sb_add --tmpfs "$1"
 		[ -z "${2:-}" ] || sb_ro_list="--remount-ro
 $1
@@ -150,7 +155,9 @@ $sb_ro_list"
 }
 sb_ro() { [ ! -e "$1" ] || sb_add --ro-bind "$1" "$1"; }
 sb_rw() { [ ! -e "$1" ] || sb_add --bind "$1" "$1"; }
-# sb CMD...: CMD in the sandbox (or as it is, without one).
+# sb CMD...: CMD in the sandbox (or as it is, without one), in the
+# current directory (it must be one bound writable: merge_config.sh
+# makes its temporary files there).
 sb() {
 	if [ -z "$sandboxed" ]; then "$@"; return; fi
 	(
@@ -394,7 +401,7 @@ if [ "$(cat "$obj/.umkit-config-stamp" 2>/dev/null)" != "$cstamp" ] || [ ! -f "$
 	rm -rf "$cfg"/* "$cfg"/.[!.]* 2>/dev/null || true; mkdir -p "$cfg" "$obj"
 	{
 		mk O="$cfg" tinyconfig &&
-		sb "$tree/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" "$@" &&
+		(cd "$cfg" && sb "$tree/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" "$@") &&
 		mk O="$cfg" olddefconfig
 	} > "$vdir/config.log" 2>&1 || die 3 "variant $variant: configuring failed (see $vdir/config.log)"
 	# Every requested value must have stuck.
