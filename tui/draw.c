@@ -290,11 +290,20 @@ fmt_count(char *out, size_t n, double v)
 void
 fmt_pages(char *out, size_t n, double pages)
 {
-	double	kb = pages * 4;
+	static const char	units[] = "GTPEZY";
+	double			kb = pages * 4;
 
-	if (kb >= 1024 * 1024)
-		snprintf(out, n, "%.2fG", kb / 1024 / 1024);
-	else if (kb >= 1024)
+	if (kb >= 1024 * 1024) {
+		double	v = kb / 1024 / 1024;
+		int	u = 0;
+
+		/* a guest may claim 2^64 pages: a larger unit, never more digits */
+		while (v >= 1024 && units[u + 1]) {
+			v /= 1024;
+			u++;
+		}
+		snprintf(out, n, "%.2f%c", v, units[u]);
+	} else if (kb >= 1024)
 		snprintf(out, n, "%.1fM", kb / 1024);
 	else
 		snprintf(out, n, "%.0fk", kb);

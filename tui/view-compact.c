@@ -13,6 +13,7 @@
  * the strip, the pageblocks they passed marked, and the counts growing
  * as they did (comprun.h is the model).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ struct zone_map {
 	char		 name[P_NAME_LEN];
 	int		 node;
 	u64		 start, spanned;
+	u64		 mapped;	/* pages the map covers: spanned, capped */
 	int		 nblocks;
 	struct kpf_block *blocks;
 	char		 err[PERR_LEN];
@@ -92,7 +94,8 @@ compact_init(void)
 {
 }
 
-/* Summarise a zone's pages into pageblocks from kpageflags. */
+/* Summarise a zone's first MAX_MAP_PFNS pages into pageblocks of ppb
+ * (1..MAX_MAP_PFNS, so the block count fits an int) from kpageflags. */
 static void
 map_zone(struct source *src, struct zone_map *z, u64 ppb)
 {
@@ -104,15 +107,22 @@ map_zone(struct source *src, struct zone_map *z, u64 ppb)
 		    MAX_MAP_PFNS);
 		n = MAX_MAP_PFNS;
 	}
-	z->nblocks = (int)((z->spanned + ppb - 1) / ppb);
+	z->mapped = n;
+	z->nblocks = (int)((n + ppb - 1) / ppb);
 	z->blocks = xrealloc(z->blocks, (size_t)(z->nblocks ? z->nblocks : 1) * sizeof(*z->blocks));
 	memset(z->blocks, 0, (size_t)z->nblocks * sizeof(*z->blocks));
 	if (n > cls_cap) {
 		cls_cap = n;
 		cls = xrealloc(cls, cls_cap);
 	}
-	if (source_pread(src, "proc/kpageflags", (off_t)(z->start * 8), (size_t)n * 8, &fbuf) < 0) {
-		snprintf(z->err, sizeof(z->err), "proc/kpageflags: not readable");
+	/* a start pfn whose byte offset does not fit an off_t is not read */
+	if (z->start > (u64)(INT64_MAX / 8) - n ||
+	    source_pread(src, "proc/kpageflags", (off_t)(z->start * 8), (size_t)n * 8, &fbuf) < 0) {
+		size_t	l = strlen(z->err);
+
+		/* after the cap's note, if there is one */
+		snprintf(z->err + l, sizeof(z->err) - l, "%sproc/kpageflags: not readable",
+		    l ? "; " : "");
 		fbuf.len = 0;
 	}
 	{
@@ -122,7 +132,7 @@ map_zone(struct source *src, struct zone_map *z, u64 ppb)
 		    !z->err[0])
 			memcpy(z->err, perr_kpf, sizeof(z->err));
 	}
-	for (u64 i = 0; i < z->spanned; i++) {
+	for (u64 i = 0; i < n; i++) {
 		struct kpf_block	*b = &z->blocks[i / ppb];
 
 		switch (i < n ? cls[i] : KPC_UNREAD) {
@@ -361,7 +371,9 @@ compact_update(struct ctx *c)
 	rc_pti = source_read(c->src, "proc/pagetypeinfo", &fbuf);
 	if (rc_pti == 0)
 		parse_pagetypeinfo(fbuf.p, fbuf.len, &pti);
-	ppb = rc_pti == 0 && pti.pages_per_block ? pti.pages_per_block : 1024;
+	/* a pageblock of 0 or larger than the map is not believed */
+	ppb = rc_pti == 0 && pti.pages_per_block && pti.pages_per_block <= MAX_MAP_PFNS ?
+	    pti.pages_per_block : 1024;
 	zone_ppb = ppb;
 	src_last = c->src;
 	rc_ef = source_read(c->src, "sys/kernel/debug/extfrag/extfrag_index", &fbuf);
@@ -434,7 +446,9 @@ col_of(const struct zone_map *z, u64 pfn, int cells)
 
 	if (pfn < z->start)
 		return 0;
-	c = (long)((double)(pfn - z->start) * cells / (double)z->spanned);
+	if (z->mapped == 0)
+		return 0;
+	c = (long)((double)(pfn - z->start) * cells / (double)z->mapped);
 	return c >= cells ? cells - 1 : c;
 }
 

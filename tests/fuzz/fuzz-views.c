@@ -10,7 +10,8 @@
  * does.  The root is made in $TMPDIR, else /dev/shm, else /tmp.  The compaction view also replays the trace's first run (R, a
  * step, the last event, R).  Never crash, leak or hang.
  * UMKIT_FUZZ_DUMP=1 prints each 80-column frame on stderr (to see what
- * an input draws).
+ * an input draws).  Built with FUZZ_NUMBER_MUTATOR (make fuzz-views), it
+ * adds a number-aware mutation to libFuzzer's (LLVMFuzzerCustomMutator).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -205,6 +206,67 @@ run_views(void)
 	view_lru.key('t');
 	source_close(&src);
 }
+
+#ifdef FUZZ_NUMBER_MUTATOR
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
+    unsigned int seed);
+
+/* Boundary values a decimal field may be given (AFL's interesting ones). */
+static const char *const boundaries[] = {
+	"0", "1", "2147483647", "2147483648", "4294967295", "4294967296",
+	"9223372036854775807", "9223372036854775808", "18446744073709551615",
+	"18446744073709551616",
+};
+#define NBOUNDARIES	(sizeof(boundaries) / sizeof(boundaries[0]))
+
+/*
+ * libFuzzer's mutations, and on one in four a number-aware one: a decimal
+ * number of the input, chosen among its numbers (not by position, which
+ * favours long ones), becomes a boundary value or a million times itself.
+ * libFuzzer's own integer mutations seldom take a field of these text
+ * files past 2^31 or 2^64.
+ */
+size_t
+LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
+    unsigned int seed)
+{
+	const char	*v;
+	size_t		 i, n = 0, nums, pick, k, b = 0, e, vl;
+
+	if (seed % 4 != 0 || size == 0)
+		return LLVMFuzzerMutate(data, size, max);
+	for (i = 0; i < size; i++)
+		if (data[i] >= '0' && data[i] <= '9' &&
+		    (i == 0 || data[i - 1] < '0' || data[i - 1] > '9'))
+			n++;
+	if ((nums = n) == 0)
+		return LLVMFuzzerMutate(data, size, max);
+	pick = (seed / 4) % nums;
+	k = (seed / 4 / nums) % (NBOUNDARIES + 1);
+	for (i = 0, n = 0; i < size; i++) {
+		if (data[i] >= '0' && data[i] <= '9' &&
+		    (i == 0 || data[i - 1] < '0' || data[i - 1] > '9') &&
+		    n++ == pick) {
+			b = i;
+			break;
+		}
+	}
+	for (e = b; e < size && data[e] >= '0' && data[e] <= '9'; e++)
+		;
+	if (k == NBOUNDARIES) {
+		v = "000000";		/* a million times itself */
+		b = e;
+	} else
+		v = boundaries[k];
+	vl = strlen(v);
+	if (size - (e - b) + vl > max)
+		return LLVMFuzzerMutate(data, size, max);
+	memmove(data + b + vl, data + e, size - e);
+	memcpy(data + b, v, vl);
+	return size - (e - b) + vl;
+}
+#endif
 
 /* Write the root, then read and draw it with every view. */
 int

@@ -85,7 +85,8 @@ $(B)/fuzz/fuzz-views: tests/fuzz/fuzz-views.c $(FUZZ_VIEW_SRCS) $(TUI_FUZZ_SRCS)
 		$(wildcard tui/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fno-sanitize-coverage=trace-cmp \
-		$(TUI_NCURSES_CFLAGS) -o $@ $(filter %.c,$^) $(TUI_NCURSES_LIBS) -lm
+		-DFUZZ_NUMBER_MUTATOR $(TUI_NCURSES_CFLAGS) -o $@ $(filter %.c,$^) \
+		$(TUI_NCURSES_LIBS) -lm
 $(eval $(call fuzz_run,views,65536,tests/fuzz-corpus-views,-dict=tests/fuzz/views.dict))
 
 # --- hostile values: unit tests of what the fuzzers found or could reach ------

@@ -77,6 +77,13 @@ shows(const char *s)
 		if (strstr(line, s))
 			return true;
 	}
+	/* not found: what was drawn, for the failure's report */
+	for (int y = 0; y < cv.rows; y++) {
+		print_message("# ");
+		for (int x = 0; x < cv.cols; x++)
+			print_message("%.*s", (int)cv.c[y * cv.cols + x].len, cv.c[y * cv.cols + x].ch);
+		print_message("\n");
+	}
 	return false;
 }
 
