@@ -942,6 +942,19 @@ number(const char *s, size_t n)
 	return true;
 }
 
+/* The number s[0..n) if it is one below lim, else -1 (atoi of 18 digits
+ * overflows an int). */
+static int
+small(const char *s, size_t n, int lim)
+{
+	long long	v;
+
+	if (!number(s, n))
+		return -1;
+	v = strtoll(s, NULL, 10);
+	return v < lim ? (int)v : -1;
+}
+
 /* Whether s is a word of letters, digits, '_' and '-' (zone, type, event
  * and process names). */
 static bool
@@ -1013,10 +1026,10 @@ set_arg(struct spec *s, unsigned a, const char *val, size_t n, char *msg)
 		ok = word(val, n) && put(s->zone, sizeof(s->zone), val, n);
 		break;
 	case A_NODE:
-		ok = number(val, n) && (s->node = atoi(val)) < 1 << 16;
+		ok = (s->node = small(val, n, 1 << 16)) >= 0;
 		break;
 	case A_TIER:
-		ok = number(val, n) && (s->tier = atoi(val)) < 1 << 16;
+		ok = (s->tier = small(val, n, 1 << 16)) >= 0;
 		break;
 	case A_MEMCG:
 		ok = (number(val, n) || (n && val[0] == '/')) &&
@@ -1147,9 +1160,7 @@ check_combination(struct spec *s, char *msg)
 	} else if (s->src->key == K_ORDER) {
 		if (!strcmp(src, "buddyinfo") && !strcmp(s->key, "pages"))
 			s->field = -1;
-		else if (number(s->key, strlen(s->key)) && atoi(s->key) < P_MAX_ORDERS)
-			s->field = atoi(s->key);
-		else
+		else if ((s->field = small(s->key, strlen(s->key), P_MAX_ORDERS)) < 0)
 			return say(msg, "'%s' is not a page order (want 0..%d%s)", s->key,
 			    P_MAX_ORDERS - 1, strcmp(src, "buddyinfo") ? "" : " or pages");
 	}
@@ -1174,8 +1185,8 @@ check_combination(struct spec *s, char *msg)
 			return say(msg, "'%s' is not a page order (want 0..%d)", s->key,
 			    P_MAX_ORDERS - 1);
 		if (s->given & A_TYPE)
-			s->field = atoi(s->key);
-		if ((s->given & A_TYPE) && s->field >= P_MAX_ORDERS)
+			s->field = small(s->key, strlen(s->key), P_MAX_ORDERS);
+		if ((s->given & A_TYPE) && s->field < 0)
 			return say(msg, "'%s' is not a page order (want 0..%d)", s->key,
 			    P_MAX_ORDERS - 1);
 	}

@@ -264,6 +264,15 @@ test_check(void **st)
 		{ "buddyinfo.x", "buddyinfo.x: 'x' is not a page order (want 0..15 or pages)" },
 		{ "unusable[Normal].16",
 		  "unusable[Normal].16: '16' is not a page order (want 0..15)" },
+		/* 18 digits: atoi wrapped them to a negative index (fuzz-values) */
+		{ "pagetypeinfo[Normal,type=Movable].000000800000800000",
+		  "pagetypeinfo[Normal,type=Movable].000000800000800000: '000000800000800000' "
+		  "is not a page order (want 0..15)" },
+		{ "buddyinfo[Normal].4294967296",
+		  "buddyinfo[Normal].4294967296: '4294967296' is not a page order (want 0..15 "
+		  "or pages)" },
+		{ "lru_gen[node=4294967296].anon",
+		  "lru_gen[node=4294967296].anon: bad node '4294967296'" },
 		{ "status.Pid", "status.Pid: name a process (want status[PID|name=COMM].FIELD)" },
 		{ "status[1,name=x].Pid", "status[1,name=x].Pid: a pid or a name, not both" },
 		{ "status[1].VmRss", "status[1].VmRss: unknown field 'VmRss' (want Pid, Threads, "
