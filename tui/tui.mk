@@ -57,7 +57,7 @@ $(B)/obj/tui/%.o: tui/%.c
 -include $(TUI_OBJS:.o=.d)
 
 # --- unit tests: a separate build with sanitizers ---------------------------
-TUI_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+TUI_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 TUI_TEST_LINK := $(B)/obj/tui-test/util-core.o $(PARSE_LIB_SAN)
 TUI_TESTS := parse-lrugen parse-vmstat parse-meminfo parse-zoneinfo \
 	parse-buddyinfo parse-pagetypeinfo parse-extfrag parse-trace \

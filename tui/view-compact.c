@@ -13,6 +13,7 @@
  * the strip, the pageblocks they passed marked, and the counts growing
  * as they did (comprun.h is the model).
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,7 +239,8 @@ run_is_coarse(void)
 	for (int i = 0; i < r->nev; i++) {
 		double	t = crun_event(&rp.tr, &rp.runs, rp.run, i)->ts * 100;
 
-		if (t - (double)(long long)(t + 0.5) > 1e-6 || (double)(long long)(t + 0.5) - t > 1e-6)
+		/* a guest's timestamp may be any double: no cast to an integer */
+		if (!isfinite(t) || fabs(t - nearbyint(t)) > 1e-6)
 			return false;
 	}
 	return true;

@@ -14,7 +14,7 @@
 LINK_OBJS	:= $(B)/obj/uml/link/proto.o $(B)/obj/uml/link/link.o $(B)/obj/uml/util-core.o
 AGENT_SRCS	:= rootfs/agent.c uml/link/proto.c uml/util-core.c uml/link/proto.h
 
-SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+SAN_FLAGS	:= -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 FUZZ_CC		?= clang
 FUZZ_SECONDS	?= 60
