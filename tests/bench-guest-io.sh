@@ -71,6 +71,26 @@ awk -v n="$(pct "$tmp/none.cpu" 50)" -v h="$(pct "$tmp/hit.cpu" 50)" \
     -v m="$(pct "$tmp/miss.cpu" 50)" 'BEGIN {
 	printf "%-40s %7.1f ms   (just rebuilt: %.1f ms)\n", "--add CPU cost at the median", h - n, m - n }'
 
+# glibc's cost: the same small program static and dynamic (its loader,
+# libc and ld.so.cache go along), both initramfs kept, interleaved.
+printf 'int main(void) { return 0; }\n' > "$tmp/small.c"
+gcc -static -O2 -o "$tmp/sta" "$tmp/small.c" && gcc -O2 -o "$tmp/dyn" "$tmp/small.c" ||
+	{ echo "bench: gcc failed"; exit 1; }
+./umkit exec --add "$tmp/sta" -- sta && ./umkit exec --add "$tmp/dyn" -- dyn || exit 1
+echo "== a dynamic program (with glibc) against the same one static: boot to command, $runs runs each"
+i=0
+while [ $i -lt "$runs" ]; do
+	if [ $((i % 2)) = 0 ]; then once sta --add "$tmp/sta"; once dyn --add "$tmp/dyn"
+	else once dyn --add "$tmp/dyn"; once sta --add "$tmp/sta"; fi
+	i=$((i + 1))
+done
+printf '%-40s %9s %9s %9s\n' "" "median" "p90" "min"
+row "--add of a static program" "$tmp/sta.wall"
+row "--add of the same, dynamic (glibc)" "$tmp/dyn.wall"
+awk -v s="$(pct "$tmp/sta.wall" 50)" -v d="$(pct "$tmp/dyn.wall" 50)" \
+    -v s0="$(pct "$tmp/sta.wall" 0)" -v d0="$(pct "$tmp/dyn.wall" 0)" 'BEGIN {
+	printf "%-40s %7.1f ms   (minima: %.1f ms; ratio of medians %.3f)\n", "glibc cost at the median", d - s, d0 - s0, d / s }'
+
 # The launcher's share, in-process: check the files, write the initramfs.
 mkdir -p "$tmp/run"
 set -- $(UMKIT_TOP=$PWD build/tests/bench-initrd "$tmp/run" "$tmp/big10" 20) || exit 1

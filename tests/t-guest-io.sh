@@ -77,19 +77,74 @@ is "--add: a file changed between boots is seen changed" "$v1 $v2" "version-1 ve
 no_leftovers "nothing left after guests with added files"
 is "no initrd is left in run/" "$(ls "$TOP"/run/*/initrd 2>/dev/null)" ""
 
-before=$(log_id)
-out=$("$UMKIT" exec --add "$tmp/hi-dyn" -- true 2>&1)
+# --- --add of dynamically linked programs: their loader and libraries --
+out=$("$UMKIT" exec --add "$tmp/hi-dyn" -- hi-dyn a b 2>&1)
 rc=$?
-is "--add of a dynamically linked program exits 125" "$rc" 125
-like "and says it is dynamic and to build it with -static, in one line" "$out" \
-	"^umkit: --add: $tmp/hi-dyn is dynamically linked \(interpreter [^)]*\); .*build it with -static\$"
-is "and nothing was booted" "$(log_id)" "$before"
+is "--add of a dynamically linked program: it runs in the guest" "$rc:$out" "7:hi: a b"
+out=$("$UMKIT" exec --add "$tmp/hi-dyn" -- sh -c \
+    'ls /lib64/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6' 2>&1)
+is "... with its interpreter and libc at the host's paths" "$out" \
+"/lib/x86_64-linux-gnu/libc.so.6
+/lib64/ld-linux-x86-64.so.2"
 cp "$tmp/hi-dyn" "$tmp/kit/bin/dyn"
-out=$("$UMKIT" exec --add "$tmp/kit" -- true 2>&1)
-like "a dynamic program inside an added directory is named" "$out" \
-	"^umkit: --add $tmp/kit: $tmp/kit/bin/dyn is dynamically linked"
+out=$("$UMKIT" exec --add "$tmp/kit" -- /root/kit/bin/dyn x 2>&1)
+is "a dynamic program inside an added directory runs" "$out" "hi: x"
 rm "$tmp/kit/bin/dyn"
+out=$("$UMKIT" exec --add /bin/ls -- ls -d /proc/self 2>&1)
+is "Debian's /bin/ls runs (libselinux, libpcre2 with it)" "$out" "/proc/self"
+# A library of our own: found through $ORIGIN in RUNPATH, and named when
+# it cannot be found.
+mkdir -p "$tmp/app/lib"
+printf 'int umkit_t_answer(void) { return 42; }\n' > "$tmp/lib.c"
+printf '#include <stdio.h>\nint umkit_t_answer(void);\nint main(void) { printf("%%d\\n", umkit_t_answer()); return 0; }\n' > "$tmp/app.c"
+gcc -shared -fPIC -o "$tmp/app/lib/libumkt.so" "$tmp/lib.c" &&
+gcc -o "$tmp/app/app" "$tmp/app.c" -L"$tmp/app/lib" -lumkt -Wl,-rpath,'$ORIGIN/lib' &&
+gcc -o "$tmp/app-norpath" "$tmp/app.c" -L"$tmp/app/lib" -lumkt ||
+	{ echo "not ok - gcc -shared"; exit 1; }
+mkdir "$tmp/lost" && cp "$tmp/app/app" "$tmp/lost/app"
+out=$("$UMKIT" exec --add "$tmp/lost/app" -- app 2>&1)
+rc=$?
+like "a library of \$ORIGIN/lib that is not there: named, exit 125" "$rc:$out" \
+	"^125:umkit: --add $tmp/lost/app: libumkt.so, needed by $tmp/lost/app, is not found \(searched its RUNPATH"
+out=$("$UMKIT" exec --add "$tmp/app:/opt/" -- /opt/app/app 2>&1)
+is "... and with its directory added, \$ORIGIN/lib resolves" "$out" "42"
+before=$(log_id)
+out=$("$UMKIT" exec --add "$tmp/app-norpath" -- true 2>&1)
+rc=$?
+is "a missing library: exit 125" "$rc" 125
+is "... naming the library, the program and where it looked, in one line" "$out" \
+	"umkit: --add $tmp/app-norpath: libumkt.so, needed by $tmp/app-norpath, is not found (searched ld.so.cache, /lib/x86_64-linux-gnu, /usr/lib/x86_64-linux-gnu, /lib and /usr/lib)"
+is "... and nothing was booted" "$(log_id)" "$before"
+cp "$tmp/hi-dyn" "$tmp/arm"
+printf '\267\000' | dd of="$tmp/arm" bs=1 seek=18 conv=notrunc 2>/dev/null
+out=$("$UMKIT" exec --add "$tmp/arm" -- true 2>&1)
+rc=$?
+like "a program for another machine is refused, named, exit 125" "$rc:$out" \
+	"^125:umkit: --add: $tmp/arm is a program for another machine \(ELF e_machine 183\)"
+if command -v stress-ng >/dev/null; then
+	out=$("$UMKIT" exec -m 256M --add "$(command -v stress-ng)" -- \
+	    stress-ng --vm 1 --vm-bytes 32M -t 3 2>&1)
+	rc=$?
+	is "Debian's stress-ng --vm 1 --vm-bytes 32M -t 3 runs in the guest" \
+		"$rc:$(printf '%s\n' "$out" | grep -c 'successful run completed')" "0:1"
+else
+	skip "Debian's stress-ng runs in the guest" "stress-ng is not installed (uml/install/deps.sh installs it)"
+fi
+if command -v fio >/dev/null; then
+	out=$("$UMKIT" exec -m 512M --add "$(command -v fio)" -- fio --name=t \
+	    --directory=/mnt/disk --size=4M --rw=write --bs=64k 2>&1)
+	rc=$?
+	case $out in
+	*"shmget: Function not implemented"*)
+		skip "Debian's fio runs a small job on /mnt/disk" \
+			"fio needs SysV shared memory and the kit's kernels have no CONFIG_SYSVIPC yet" ;;
+	*)	like "Debian's fio runs a small job on /mnt/disk" "$rc:$out" '^0:.*WRITE: bw=' ;;
+	esac
+else
+	skip "Debian's fio runs in the guest" "fio is not installed (uml/install/deps.sh installs it)"
+fi
 
+before=$(log_id)
 out=$("$UMKIT" exec --add "$tmp/nope" -- true 2>&1)
 rc=$?
 is "--add of a missing path exits 125" "$rc" 125

@@ -69,6 +69,7 @@ bench-debuginfo: all
 .PHONY: bench-guest-io
 bench: bench-guest-io
 $(B)/tests/bench-initrd: tests/bench-initrd.c tests/bench.h uml/guest/initrd.c uml/guest/initrd.h \
+		uml/guest/elfdeps.c uml/guest/elfdeps.h \
 		uml/guest/guest.c uml/guest/disk.c uml/util.c uml/util-core.c uml/spawn.c uml/sandbox.c uml/kernel/kbuild.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -iquote uml -o $@ $(filter %.c,$^) -lpthread

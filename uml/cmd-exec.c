@@ -109,9 +109,10 @@ const struct cmd cmd_exec = {
 "Added files keep their permission bits and are owned by root.  Without\n"
 "GUESTPATH a file goes to /usr/local/bin/ (on the guest's PATH) and a\n"
 "directory to /root/, under its own name; a GUESTPATH ending in '/' is a\n"
-"directory to put it in.  Programs must be static (gcc -static): a\n"
-"dynamically linked one is refused before boot.  The files live in the\n"
-"initramfs, in guest memory (at most half of -m); nothing is rebuilt.\n"
+"directory to put it in.  A dynamically linked program comes with its\n"
+"loader and libraries, found as ld.so finds them; one that cannot be\n"
+"found is named and nothing boots.  The files live in the initramfs, in\n"
+"guest memory (at most a quarter of -m); nothing is rebuilt.\n"
 "\n"
 "Exit status: CMD's own (128+N if it died of signal N, 126 not\n"
 "executable, 127 not found); 123 the guest kernel panicked (its panic\n"
@@ -125,6 +126,7 @@ const struct cmd cmd_exec = {
 "  umkit exec lab -- cat /proc/meminfo\n"
 "  gcc -static -o hog hog.c && umkit exec --add hog -- hog 100M\n"
 "  umkit exec --add selftests/mm:/root/mm -- /root/mm/mlock2-tests\n"
+"  umkit exec -m 256M --add /usr/bin/stress-ng -- stress-ng --vm 1 -t 3\n"
 "  umkit exec -i -- sh < script.sh; gzip -c big | umkit exec -i -- wc -c",
 	.max_args = CMD_ARGS_ANY,
 	.exec = exec_main,

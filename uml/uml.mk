@@ -16,7 +16,7 @@ LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
 		   cleanup doctor lab get gdb smoke compare plot coverage
 LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/sandbox.c uml/tuiexec.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
-		   $(addprefix uml/guest/,guest.c disk.c initrd.c rundir.c watch.c \
+		   $(addprefix uml/guest/,guest.c disk.c initrd.c elfdeps.c rundir.c watch.c \
 			gdb.c oops.c ctl.c supervisor.c preflight.c exec.c) \
 		   uml/kernel/kbuild.c \
 		   $(addprefix uml/lab/,lab-file.c lab-expr.c lab-run.c lab-out.c \
@@ -64,6 +64,15 @@ $(B)/tests/test-layout-asan: tests/unit/test-layout.c uml/util.c uml/util-core.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
 UNIT_TESTS	+= $(B)/tests/test-layout $(B)/tests/test-layout-asan
+
+# What --add gives a dynamic program (uml/guest/elfdeps.c): the ELF and
+# ld.so.cache readers on this host's files and on damaged ones built in
+# the test, and closures, with ASan/UBSan.
+$(B)/tests/test-elfdeps: tests/unit/test-elfdeps.c uml/guest/elfdeps.c \
+		uml/util-core.c uml/guest/elfdeps.h uml/util.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
+UNIT_TESTS	+= $(B)/tests/test-elfdeps
 
 -include $(LAUNCHER_OBJS:.o=.d)
 

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "elfdeps.h"
 #include "guest.h"
 #include "initrd.h"
 #include "util.h"
@@ -37,6 +38,8 @@
 #define GPATH_MAX	(PATH_MAX - 1)
 /* Composed initramfs files kept in build/initrd/, the most recent ones. */
 #define CACHE_KEEP	4
+/* The dynamic loader's cache, read on the host and given to the guest. */
+#define LDSO_CACHE	"/etc/ld.so.cache"
 
 /* One entry of the added archive. */
 struct ent {
@@ -46,6 +49,14 @@ struct ent {
 	mode_t		 mode;		/* type and permission bits */
 	long long	 mtime;
 	unsigned long long size;	/* at prepare time */
+};
+
+/* A dynamically linked program or library added: its needs come last. */
+struct dyn {
+	char		*host;
+	char		*gpath;
+	const char	*spec;		/* the --add that added it */
+	struct elfdeps_info info;
 };
 
 /* A guest path the archive sets, and its type: the rootfs's and ours. */
@@ -61,6 +72,10 @@ struct initrd_list {
 	struct known	*known;		/* sorted by path */
 	size_t		 nknown, capknown;
 	unsigned long long bytes;	/* data of the added entries */
+	unsigned long long libbytes;	/* of them: what programs need */
+	size_t		 nlibs;		/* files added for programs */
+	struct dyn	*dyns;		/* dynamic ELF files added */
+	size_t		 ndyns;
 	char		*base;		/* the prebuilt archive */
 	const char	*spec;		/* the --add being checked */
 };
@@ -241,92 +256,6 @@ scan_base(struct initrd_list *L)
 }
 
 /*
- * Why an ELF file cannot run in the guest, or NULL when it can (or is
- * not an ELF program at all).  Reads the ELF header, the program headers
- * and the dynamic section.
- */
-static const char *
-elf_problem(int fd, char *why, size_t whysize)
-{
-	Elf64_Ehdr	 eh;
-	Elf64_Phdr	*ph;
-	Elf64_Dyn	*dyn;
-	char		 interp[256];
-	size_t		 i, k, n;
-	ssize_t		 got;
-	int		 needed = 0;
-
-	got = pread(fd, &eh, sizeof eh, 0);
-	if (got < (ssize_t)EI_NIDENT || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
-		return NULL;
-	if (eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-		snprintf(why, whysize, "is a 32-bit or big-endian ELF file; the "
-		    "guest runs x86-64 programs");
-		return why;
-	}
-	if (got != sizeof eh) {
-		snprintf(why, whysize, "is a truncated ELF file");
-		return why;
-	}
-	/* Object files and core dumps are data to the guest. */
-	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
-		return NULL;
-	if (eh.e_machine != EM_X86_64) {
-		snprintf(why, whysize, "is a program for another machine (ELF "
-		    "e_machine %u); the guest runs x86-64 programs",
-		    eh.e_machine);
-		return why;
-	}
-	if (eh.e_phentsize != sizeof *ph || eh.e_phnum == 0 ||
-	    eh.e_phnum == PN_XNUM) {
-		snprintf(why, whysize, "has no usable program headers");
-		return why;
-	}
-	ph = xcalloc(eh.e_phnum, sizeof *ph);
-	if (pread(fd, ph, eh.e_phnum * sizeof *ph, (off_t)eh.e_phoff) !=
-	    (ssize_t)(eh.e_phnum * sizeof *ph)) {
-		free(ph);
-		snprintf(why, whysize, "is a truncated ELF file");
-		return why;
-	}
-	interp[0] = '\0';
-	for (i = 0; i < eh.e_phnum; i++) {
-		if (ph[i].p_type == PT_INTERP) {
-			n = ph[i].p_filesz < sizeof interp ? ph[i].p_filesz :
-			    sizeof interp - 1;
-			if (pread(fd, interp, n, (off_t)ph[i].p_offset) != (ssize_t)n)
-				n = 0;
-			interp[n] = '\0';
-			if (interp[0] == '\0')
-				snprintf(interp, sizeof interp, "?");
-		}
-		if (ph[i].p_type == PT_DYNAMIC && ph[i].p_filesz > 0 &&
-		    ph[i].p_filesz <= (1u << 20)) {
-			n = ph[i].p_filesz / sizeof *dyn;
-			dyn = xcalloc(n + 1, sizeof *dyn);
-			if (pread(fd, dyn, n * sizeof *dyn,
-			    (off_t)ph[i].p_offset) == (ssize_t)(n * sizeof *dyn))
-				for (k = 0; k < n && dyn[k].d_tag != DT_NULL; k++)
-					if (dyn[k].d_tag == DT_NEEDED)
-						needed++;
-			free(dyn);
-		}
-	}
-	free(ph);
-	if (interp[0] != '\0')
-		snprintf(why, whysize, "is dynamically linked (interpreter %s);"
-		    " the guest has no shared libraries: build it with -static",
-		    interp);
-	else if (needed)
-		snprintf(why, whysize, "needs %d shared librar%s; the guest has "
-		    "none: build it with -static", needed, needed == 1 ? "y" : "ies");
-	else
-		return NULL;
-	return why;
-}
-
-/*
  * Refuse host file path: "--add SPEC: PATH why", or "--add: PATH why"
  * when the --add value is just that path; with errno's text when syserr.
  */
@@ -452,19 +381,27 @@ walk(struct initrd_list *L, const char *host, const struct stat *st,
     const char *gpath)
 {
 	struct dirent	**names;
+	struct elfdeps_info info;
 	struct stat	  cst;
 	struct ent	 *e;
 	char		  why[300], *chost, *cgpath, target[PATH_MAX];
 	const char	 *kind;
 	ssize_t		  n;
-	int		  fd, i, nn;
+	int		  fd, i, nn, elf;
 
 	if (S_ISREG(st->st_mode)) {
 		if ((fd = open(host, O_RDONLY | O_CLOEXEC)) < 0)
 			refuse(L, host, 1, "%s", "");
-		if (elf_problem(fd, why, sizeof why) != NULL)
+		if ((elf = elfdeps_read_fd(fd, &info, why, sizeof why)) < 0)
 			refuse(L, host, 0, " %s", why);
 		close(fd);
+		if (elf == 1 && elfdeps_dynamic(&info)) {
+			L->dyns = xrealloc(L->dyns, (L->ndyns + 1) *
+			    sizeof *L->dyns);
+			L->dyns[L->ndyns++] = (struct dyn){ xstrdup(host),
+			    xstrdup(gpath), L->spec, info };
+		} else if (elf == 1)
+			elfdeps_info_free(&info);
 		if ((unsigned long long)st->st_size > 0xffffffffULL)
 			refuse(L, host, 0, " is 4 GiB or more, too large for an "
 			    "initramfs; put it on the guest disk");
@@ -590,6 +527,85 @@ prepare_one(struct initrd_list *L, const char *spec)
 	free(host);
 }
 
+/*
+ * Place a file a program needs (a library, a symlink to one) at its
+ * guest path, unless an --add or another program put something there.
+ */
+static void
+place_lib(struct initrd_list *L, const struct elfdeps_file *f)
+{
+	struct known	*k;
+	struct stat	 st;
+	struct ent	*e;
+
+	if ((k = known_find(L, f->guest + 1)) != NULL && k->type != S_IFDIR)
+		return;
+	if ((f->target != NULL ? lstat(f->host, &st) : stat(f->host, &st)) < 0)
+		refuse(L, f->host, 1, "%s", "");
+	if (f->target != NULL ? !S_ISLNK(st.st_mode) : !S_ISREG(st.st_mode))
+		refuse(L, f->host, 0, " changed while it was read");
+	if ((unsigned long long)st.st_size > 0xffffffffULL)
+		refuse(L, f->host, 0, " is 4 GiB or more, too large for an "
+		    "initramfs");
+	if (f->target != NULL) {
+		e = place(L, f->guest, S_IFLNK | 0777, st.st_mtime);
+		e->target = xstrdup(f->target);
+		e->size = strlen(f->target);
+		key_bytes(L, f->target, (size_t)e->size + 1);
+	} else {
+		e = place(L, f->guest, st.st_mode, st.st_mtime);
+		e->host = xstrdup(f->host);
+		e->size = (unsigned long long)st.st_size;
+		key_stat(L, &st);
+	}
+	L->bytes += e->size;
+	L->libbytes += e->size;
+	L->nlibs++;
+}
+
+/*
+ * Add what the dynamically linked files among the added ones need: the
+ * interpreter and the libraries at their host paths (elfdeps.h), and
+ * the host's ld.so.cache when a library is found only through it.
+ */
+static void
+prepare_libs(struct initrd_list *L)
+{
+	static const struct elfdeps_file ldc = { LDSO_CACHE, LDSO_CACHE, NULL };
+	struct elfdeps_cache	 c;
+	struct elfdeps_list	 need;
+	struct dyn		*d;
+	char			 err[PATH_MAX + 256];
+	size_t			 i, j;
+	int			 cache_needed = 0;
+
+	if (L->ndyns == 0)
+		return;
+	/* A damaged cache is ignored, as ld.so ignores it. */
+	elfdeps_cache_load(&c, LDSO_CACHE, err, sizeof err);
+	for (i = 0; i < L->ndyns; i++) {
+		d = &L->dyns[i];
+		L->spec = d->spec;
+		memset(&need, 0, sizeof need);
+		if (elfdeps_resolve(&c, d->host, d->gpath, &d->info, &need, err,
+		    sizeof err) < 0)
+			fatalx("--add %s: %s", d->spec, err);
+		for (j = 0; j < need.n; j++)
+			place_lib(L, &need.v[j]);
+		cache_needed |= need.cache_needed;
+		elfdeps_list_free(&need);
+		elfdeps_info_free(&d->info);
+		free(d->host);
+		free(d->gpath);
+	}
+	if (cache_needed)
+		place_lib(L, &ldc);
+	elfdeps_cache_free(&c);
+	free(L->dyns);
+	L->dyns = NULL;
+	L->ndyns = 0;
+}
+
 /* Check every --add and list the archive's entries. */
 void
 initrd_prepare(struct guest_opts *o)
@@ -607,6 +623,7 @@ initrd_prepare(struct guest_opts *o)
 	scan_base(L);
 	for (i = 0; i < o->nadds; i++)
 		prepare_one(L, o->adds[i]);
+	prepare_libs(L);
 	/*
 	 * The guest holds the archive twice while it unpacks it (the loaded
 	 * initrd and the files), beside the rootfs: 127 MiB panicked a
@@ -614,11 +631,13 @@ initrd_prepare(struct guest_opts *o)
 	 */
 	limit = (unsigned long long)o->mem_mb << 18;
 	if (L->bytes > limit)
-		fatalx("--add: %llu MiB of files are too much for a %ld MiB "
+		fatalx("--add: %llu MiB of files%s are too much for a %ld MiB "
 		    "guest (at most a quarter of its memory, %llu MiB: the "
 		    "initramfs is unpacked in it): use a larger -m or fewer "
-		    "files", (L->bytes + (1 << 20) - 1) >> 20, o->mem_mb,
-		    limit >> 20);
+		    "files", (L->bytes + (1 << 20) - 1) >> 20, L->nlibs == 0 ?
+		    "" : xasprintf(" (%llu MiB of them the shared libraries "
+		    "the programs need)", (L->libbytes + (1 << 20) - 1) >> 20),
+		    o->mem_mb, limit >> 20);
 	o->files = L;
 }
 
