@@ -13,7 +13,7 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # live").  util-core.o and the link's objects come with LINK_OBJS (the
 # agent links them too), the mirror's with MIRROR_OBJS.
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
-		   cleanup doctor lab get gdb smoke compare plot coverage
+		   cleanup doctor lab get gdb drgn smoke compare plot coverage
 LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/sandbox.c uml/tuiexec.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
 		   $(addprefix uml/guest/,guest.c disk.c initrd.c elfdeps.c rundir.c watch.c \

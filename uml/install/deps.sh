@@ -31,6 +31,9 @@ tmux                 driving the TUI in tests
 util-linux           setarch, flock
 procps               pgrep and kill for the tests
 gdb                  umkit gdb: the debugger on a guest kernel (docs/debugging.md)
+stress-ng            make test: a dynamically linked Debian program run in the guest (--add)
+fio                  make test: a dynamically linked Debian program with many libraries (--add)
+python3-drgn         umkit drgn: reading a running guest's kernel without stopping it (docs/drgn.md)
 e2fsprogs            mke2fs: the guest scratch disk template (uml/guest/mkdisk.sh)
 ca-certificates      fetching the kernel package over https
 dpkg-dev             make deb (dpkg-shlibdeps, dpkg-gencontrol); its test in make test

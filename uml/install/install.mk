@@ -38,7 +38,8 @@ UMKIT_DATE	?= $(shell git log -1 --format=%cd --date=format:%Y-%m-%d 2>/dev/null
 # Scripts the launcher runs and the files they read (uml/X -> lib/X, the
 # folders kept: uml/kernel/kbuild.sh -> lib/kernel/kbuild.sh).
 I_SCRIPTS	:= uml/kernel/kbuild.sh uml/kernel/fetch-source.sh uml/guest/mkdisk.sh uml/kernel/shared-cache.sh
-I_DATA		:= uml/kernel/kernel.pin uml/kernel/umkit.config uml/kernel/debug.config uml/kernel/gcov.config uml/link/allow.conf uml/link/record.files
+I_DATA		:= uml/kernel/kernel.pin uml/kernel/umkit.config uml/kernel/debug.config uml/kernel/gcov.config uml/link/allow.conf uml/link/record.files \
+		   uml/guest/umkit_drgn.py
 
 .PHONY: install uninstall kernels deb
 # Every variant to install, built (each a no-op when up to date, but one
