@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # umkit - User-Mode Linux kit for memory-management labs.
 #
 #   make            kernel (VARIANT, default base), rootfs, host tools

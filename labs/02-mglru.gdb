@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Lab 02, step "debugger": the kernel stopped where aging opens a new
 # generation.  Run by the lab in gdb's batch mode, attached to the
 # guest's kernel with umkit gdb's set-up (docs/debugging.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * twothreads - lab 04's exercise: make this process's rss counters switch
  * to per-cpu mode from a second thread, and check they stay exact.

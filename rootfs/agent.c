@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * agent.c - umkit-agent: serves the guest link (docs/protocol.md).
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # compaction-round - one round of seed 002's experiment, in the guest:
 # fragment memory the same way every time, compact it with the compaction
 # tracepoints on, and print what the scanners did.

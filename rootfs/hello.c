@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hello.c - umkit-hello, the tiny static program procbench's exec and
  * shell cases start (lmbench's lat_proc runs its own "hello" the same

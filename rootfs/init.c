@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * init.c - the guest's /init (PID 1), a static program.
  *

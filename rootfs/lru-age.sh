@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # lru-age - the cost of MGLRU aging when the oldest generation is full
 # (seed 000), in the guest: the lru-batch test and benchmark, and umkit
 # compare --bench aging.  On any kernel; settings from the environment:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Print a newc cpio archive holding /dev and /dev/console, so the kernel has
 # a console before /init runs.  Device nodes cannot be made without root,
 # so the archive is written directly; the kernel unpacks concatenated

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # rootfs/rootfs.mk - the guest's initramfs: busybox-static, /init, the
 # agent and the kit's static guest programs.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # walk-probe - guest side of the uml-walk tests, benchmarks and lab 06.
 # In every guest as /usr/bin/walk-probe: umkit exec -- walk-probe TASK
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * wl-fragment.c - fragment: seed 002's thpcompact idea for a kernel
  * without THP.

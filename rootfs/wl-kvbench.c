@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * wl-kvbench.c - kvbench: seed 000's memcached + memtier_benchmark case in
  * one process.

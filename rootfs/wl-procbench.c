@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * wl-procbench.c - procbench: seed 001's lmbench lat_proc cases.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * wl-readtwice.c - readtwice: seed 004's vm-scalability case
  * lru-file-readtwice.

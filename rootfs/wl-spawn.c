@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * wl-spawn.c - spawn: N workers that touch memory at a given rate, for
  * the counter-mode and per-cpu drift experiments (seed 001).

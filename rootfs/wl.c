@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * wl.c - the workloads' multi-call entry point and shared helpers: option
  * parsing, result printing, timing, histograms, pinning, /proc readers.

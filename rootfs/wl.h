@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * wl.h - shared parts of the kit's guest workloads (kvbench, procbench,
  * fragment, readtwice, spawn): one static multi-call binary, umkit-wl,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Boot-to-command latency of 'umkit exec -- true' (median and p90 over
 # BENCH_RUNS runs, default 20) and the guest uptime when /init starts.
 cd "$(dirname "$0")/.." || exit 2

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Kernel and rootfs build figures (issue: build and boot).
 #
 #   cold        base kernel from nothing: empty build dir, empty ccache

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-classroom: how many students can run lab 01 at once on this
 # host with every check still passing.  N runs of 'umkit lab 01 --batch'
 # start together, each with a home of its own (its own state, cache and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-coverage.sh - what 'umkit smoke --coverage' adds (issue 13): the
 # coverage build after the plain smoke build (the fixture cov.patch made
 # unique per run, so the profiled object is a real compile in the gcov

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-debuginfo: what debug info costs a kernel of the kit, on this
 # machine: cold build (no ccache), rebuild after one mm/ file changed
 # (mm/vmscan.o recompiled without ccache, then the link), and the size of

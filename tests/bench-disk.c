@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench-disk.c - the launcher's part of a guest disk: disk_make() (the
  * sparse copy of the template into a run directory) timed N times.

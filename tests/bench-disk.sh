@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-disk: what the guest disk costs at boot.
 #
 # Boot-to-command ('umkit exec -- true') with the default disk (2 GiB) and

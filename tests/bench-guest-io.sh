@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-guest-io: what --add and -i cost.
 #
 # Boot-to-command ('umkit exec -- true') without --add, with --add of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench-initrd.c - the launcher's part of --add: checking the files
  * (initrd_prepare) and writing the guest's initramfs (initrd_make), the

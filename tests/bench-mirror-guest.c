@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * umkit-readbench - the guest half of 'make bench-mirror': time N whole
  * reads (open, read to EOF, close) of each file inside the guest, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench-mirror - the host half of 'make bench-mirror' (tests/bench-mirror.sh
  * drives it against a live guest's mirror).

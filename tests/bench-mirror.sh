@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-mirror: the FUSE mirror against a live guest.
 #
 # Boots a guest (umkit start), then prints:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench-run.c - run a command once; print its wall time and the CPU time
  * (user + system) of it and every descendant it waited for, both in

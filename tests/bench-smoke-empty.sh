@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-smoke-empty.sh - 'umkit smoke' of a one-file mm/ patch from an
 # empty cache (issue target: 8 minutes on 2 cores): a fresh clone of
 # this checkout's HEAD, an empty UMKIT_CACHE (so the kernel source is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-smoke.sh - what 'umkit smoke' of a one-file mm/ patch costs with
 # the base kernel cached: the time from the command to the full report
 # with N=5 boots per kernel of every benchmark (--bench all), per stage (from its JUnit file),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/bench-stats.sh - the side-by-side table of the variant benchmarks
 # (source it): one row per figure, the per-boot values of the "before"
 # and "after" side each in a file, one number a line.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-uml-walk-stress.sh - the uml-walk kernel under STRESS_SECONDS
 # (default 600) of aging and eviction on 4 CPUs: 4 processes of 48 MiB
 # touching, freeing and forking at random, two of them in a memcg limited

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-variant-compaction-noacct.sh - seed 002's figures for the
 # compaction-noacct variant against base, side by side, over BENCH_BOOTS
 # boots each (default 5): base boots run "w w -" (no switch), variant boots

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-variant-lru-batch.sh - seed 000's figure, base against lru-batch,
 # side by side in one run over BENCH_BOOTS boots of each (default 5):
 # mean, standard deviation and % change of

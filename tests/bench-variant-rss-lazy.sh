@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-variant-rss-lazy.sh - seed 001's table for the rss-lazy variant:
 # procbench fork, exec and shell (us per operation, pinned to CPU 1 of a
 # 2-CPU guest; BENCH_CPU=N instead runs a 1-CPU guest with its UML process

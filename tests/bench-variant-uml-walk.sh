@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-variant-uml-walk.sh - seed 003's figures, side by side in one run
 # over BENCH_BOOTS boots of each kernel (default 5): mean, standard
 # deviation and % change of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-workingset-cgroups.sh - seed 004's figures on base: readtwice in two
 # memory cgroups (tests/workingset-cgroups.sh), classic LRU against MGLRU
 # in the same boots, over BENCH_BOOTS boots (default 5): readtwice MB/s

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-workloads: each workload's figure on the base kernel (2 CPUs,
 # 256 MiB) and its run-to-run spread over BENCH_BOOTS fresh boots (default
 # 5): mean, coefficient of variation (sample sd / mean) and min..max.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench.h - timing helpers shared by the benchmark programs
  * (bench-mirror.c, bench-mirror-guest.c, unit/bench-link.c).

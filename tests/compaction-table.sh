@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # compaction-table.sh - seed 002's table for the compaction-noacct variant,
 # both settings of compaction.noacct in one boot on the same fragmented
 # memory.

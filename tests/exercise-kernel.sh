@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make test-exercises: lab 02's kernel exercise graded end to end (two
 # kernel builds, a few minutes, so not in make test): the skeleton (the
 # body of apply_gen_move_batch() cut) builds and fails the checks, the

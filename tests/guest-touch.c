@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * umkit-touch - a guest process whose page accesses a test controls:
  * the uml-walk accuracy check, the test secondary MMU and the aging

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # install-build.sh - a student builds a variant of their own on an
 # installed kit (issue 14, item 3): 'make test-install-build', not part of
 # 'make test' (one unpack of the kernel source and one kernel build).

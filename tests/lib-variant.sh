@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/lib-variant.sh - the quick subset of the base suite that every
 # kernel variant must pass (source it after tests/lib.sh).
 #

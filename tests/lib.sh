@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/lib.sh - shared helpers for tests/t-*.sh (source it).
 #
 # Each check prints one TAP line.  Scripts end with 'done_testing', which

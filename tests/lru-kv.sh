@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/lru-kv.sh - guest side of the lru-batch kvbench figure: kvbench
 # (seed 000's memcached + memtier) while a background loop ages the root
 # memcg every 50 ms, as a proactive-aging daemon would, so that aging

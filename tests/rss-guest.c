@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * umkit-rsscheck - the guest half of the rss-lazy checks: does
  * /proc/self/status count exactly what this process maps, before and after

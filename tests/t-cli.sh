@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The launcher's command line: help for every command, clear errors.
 . "$(dirname "$0")/lib.sh"
 

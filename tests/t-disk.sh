@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The guest's scratch disk: an ext4 image per guest at /mnt/disk, sized by
 # -d, none with -d 0, its pages on the file LRU, removed with its guest.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The one-shot exec tests again, with the launcher built with ASan and
 # UBSan: a leak or an invalid access changes an exit status or prints a
 # report, and the checks that follow fail.

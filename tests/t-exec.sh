@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # One-shot guests: 'umkit exec' boots the base kernel, runs a command,
 # passes its output and status through, and leaves nothing behind.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Your own programs in the guest (--add HOSTPATH[:GUESTPATH]) and the
 # command's standard input (exec -i), in one-shot and named guests.
 . "$(dirname "$0")/lib.sh"

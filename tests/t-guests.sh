@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Named guests: start, list, exec, console, stop; two at once; a crashed
 # supervisor is cleaned up by the next command.
 . "$(dirname "$0")/lib.sh"

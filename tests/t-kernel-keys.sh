@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # labs/kernel-keys, against which 'umkit lab --check' validates a lab's
 # vmstat.KEY and meminfo.KEY, is what the kit's kernels have: every variant
 # booted once gives exactly the keys of the file (regenerate it with

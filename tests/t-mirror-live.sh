@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The mirror and recordings against real guests (umkit start mounts the
 # mirror at run/NAME/mnt): vmstat keys equal the guest's own; lru_gen
 # reads and an aging command written through the mirror raises max_seq;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # An ordinary user: 'umkit start', a read of the mirror and 'umkit stop'
 # work for a user who may open /dev/fuse (the mount then goes through the
 # setuid fusermount3, the unmount through 'fusermount3 -u'); a user who

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Host preflight: 'umkit doctor' on this host, a noexec TMPDIR (a working
 # guest through the fallback, or one line saying why not), and a failed
 # boot that shows the console's last lines.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # t-run.sh - the test runner (tests/run) itself, on small TAP scripts
 # written here: a plan is required, exactly one, first or last, and the
 # checks run must be the checks planned; "not ok", skips and a bad exit

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # t-tui-live.sh - umkit-tui on a running guest's mirror (run/NAME/mnt):
 # the LRU view shows the guest's generations, and after an aging command
 # (echo "+ MEMCG NODE MAX_SEQ 1 1" > /sys/kernel/debug/lru_gen, run in the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # t-tui-replay.sh - the compaction view's replay of a run from the trace
 # buffer: --dump --replay-at on the captured fragment-and-compact run
 # (tests/fixtures/compact: its totals against the fragment workload's own

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The rss-lazy variant (seed 001): it builds, boots and passes the quick
 # subset; a single-threaded process reads RssCounterMode atomic, and after
 # it starts a second thread percpu, with vmstat rss_percpu_switch up by

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The workloads in a real guest: each runs, its result line and its JSON
 # parse with the same keys, bad options exit 2 naming the option, and
 # each does what it says (kvbench over memory swaps and makes MGLRU

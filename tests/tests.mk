@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/tests.mk - 'make test': build everything, then run tests/run.
 #
 # Components add their cmocka test binaries to UNIT_TESTS; the list is

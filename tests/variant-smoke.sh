@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/variant-smoke.sh - the quick subset of the exec, mirror and TUI
 # checks, run against one kernel variant (source it after lib.sh).
 #

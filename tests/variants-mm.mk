@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/variants-mm.mk - the rss-lazy and compaction-noacct variants:
 # the guest program of the rss-lazy checks and 'make bench-variants-variants-mm'.
 # Included by tests/tests.mk, after rootfs/rootfs.mk.

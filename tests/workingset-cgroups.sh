@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # workingset-cgroups.sh - seed 004's experiment: vm-scalability's
 # lru-file-readtwice in two memory cgroups, classic LRU against MGLRU
 # (/sys/kernel/mm/lru_gen/enabled n / y, switched at run time), with each

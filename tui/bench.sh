@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui/bench.sh BINARY - make bench-tui: the TUI's cost on the fixture root.
 #
 # 1. Median time to update (read + parse every file of the view) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * comprun.c - compaction runs rebuilt from trace events: which events
  * make up each run, and where its scanners and counts stand after any of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * comprun.h - compaction runs rebuilt from trace events (part of
  * libumkit-parse, see parse.h).

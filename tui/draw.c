@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * draw.c - the canvas every frame is drawn on, its two outputs (curses and
  * plain text for --dump), and drawing helpers: bars, sparklines, colours

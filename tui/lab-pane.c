@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-pane.c - the lab pane: what the lab runner ('umkit lab') shows
  * beside or below the view, and the keys the student gives it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lruhist.c - the MGLRU history model; see lruhist.h. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lruhist.h - the MGLRU history model: successive lru_gen snapshots go
  * in, and for each lruvec (memcg id, node) it tells what happened

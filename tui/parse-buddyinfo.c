@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* parse-buddyinfo.c - /proc/buddyinfo: "Node N, zone NAME  c0 c1 ..." */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* parse-extfrag.c - debugfs extfrag/extfrag_index (and unusable_index):
  * "Node N, zone NAME  -1.000 -1.000 0.512 ..." one value per order. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * parse-kpageflags.c - /proc/kpageflags: one native-endian u64 of KPF_*
  * bits (include/uapi/linux/kernel-page-flags.h) per pfn, classified for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * parse-lrugen.c - debugfs lru_gen / lru_gen_full (mm/vmscan.c
  * lru_gen_seq_show).  Layout:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* parse-meminfo.c - /proc/meminfo: "Name:   value [kB]" lines. */
 #include "parse.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * parse-pagetypeinfo.c - /proc/pagetypeinfo (mm/vmstat.c):
  *   Page block order: O / Pages per block: N

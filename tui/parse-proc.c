@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* parse-proc.c - /proc/PID/status, /proc/PID/statm, /proc/stat,
  * /proc/pressure/memory and /proc/sys/kernel/osrelease. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * parse-trace.c - compaction events from tracing/trace (the non-consuming
  * text view of the ring buffer).  A line is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* parse-util.c - line and token helpers shared by the parsers; see parse.h. */
 #include <stdarg.h>
 #include <stdio.h>

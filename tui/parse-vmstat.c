@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* parse-vmstat.c - /proc/vmstat, and a cgroup's memory.stat: one
  * "name value" pair per line. */
 #include "parse.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * parse-zoneinfo.c - /proc/zoneinfo (mm/vmstat.c zoneinfo_show_print).
  * Each zone starts with "Node N, zone NAME"; the first populated zone of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * parse.h - parsers for the kernel text (and binary) files the TUI reads.
  *

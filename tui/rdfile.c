@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* rdfile.c - whole files into growable buffers; see parse.h. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* recfmt.c - the recording format; see recfmt.h and docs/recording.md. */
 #include <fnmatch.h>
 #include <stdio.h>

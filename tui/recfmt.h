@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * recfmt.h - the recording format (docs/recording.md), in one place for
  * the writer (uml/link/record.c: umkit record) and the readers (tui/source.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * source.c - where the TUI's files come from: a root directory (fixtures,
  * a live FUSE mirror, "/" of the host) or a recording made by

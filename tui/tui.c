@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tui.c - umkit-tui: main, the key and update loop, the tab bar, the
  * status line, the layout (view + optional lab pane), --dump, and the

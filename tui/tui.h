@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tui.h - the pieces of umkit-tui shared between tui.c, the views and the
  * helpers: the data source (a root directory, live mirror or recording),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tui/tui.mk - the ncurses TUI (build/bin/umkit-tui), its unit tests and
 # its benchmark.  Included by the top Makefile (B, CC, CFLAGS, CPPFLAGS).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * umkit-value.c - read named values from a root through libumkit-parse
  * (values.h has the spec syntax, docs/values.md the table): what shell

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * values.c - named values read through the parsers; see values.h for
  * the spec syntax and docs/values.md for the table.

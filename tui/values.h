@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * values.h - named values read from a root directory through the
  * parsers: what lab checks compare and shell tests print (umkit-value).

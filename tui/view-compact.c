@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * view-compact.c - compaction: each zone as a strip of pageblocks
  * classified from /proc/kpageflags, the migrate scanner (climbing from the

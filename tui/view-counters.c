@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * view-counters.c - counter modes: the mm rss counters (anon, file, shmem,
  * swap) of the largest processes as /proc/PID/status reports them next to

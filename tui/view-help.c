@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * view-help.c - the help screen (F1 or ?): the global keys, then each
  * view's own keys.

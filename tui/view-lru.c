@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * view-lru.c - MGLRU generations per memcg and node (debugfs lru_gen, or
  * lru_gen_full when tier statistics are shown), with aging (max_seq

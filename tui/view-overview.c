@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * view-overview.c - a summary of memory: /proc/meminfo as bars of
  * MemTotal, reclaim / workingset / swap rates from /proc/vmstat with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* views.c - the data views in key order (1..4): the table tui.c, the
  * help view and test-view-files share. */
 #include "tui.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-cleanup.c - umkit cleanup: remove what crashed umkit processes left. */
 #define _GNU_SOURCE
 #include <stdio.h>

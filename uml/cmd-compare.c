@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd-compare.c - 'umkit compare A B': the benchmarks on two kernels
  * (variants, or smoke-HASH variants), N interleaved boots each, or two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-console.c - umkit console: a shell in a named guest, on its ttyS2. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd-coverage.c - 'umkit coverage NAME FILE...': which lines of a
  * profiled source file a running guest has run, read through its mirror

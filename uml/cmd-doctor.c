@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-doctor.c - umkit doctor: every host check UML needs (preflight.h). */
 #define _GNU_SOURCE
 #include <stdio.h>

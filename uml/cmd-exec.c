@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-exec.c - umkit exec: one command in a fresh guest or a named one (exec.h). */
 #define _GNU_SOURCE
 #include <errno.h>

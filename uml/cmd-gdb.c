@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-gdb.c - umkit gdb NAME: gdb attached to a running guest's kernel. */
 #define _GNU_SOURCE
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-get.c - umkit get: named values of a running guest (or any root). */
 #define _GNU_SOURCE
 #include <stdio.h>

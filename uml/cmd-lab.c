@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd-lab.c - 'umkit lab': list, check, run (interactively or in batch)
  * and report labs.  The engine is uml/lab/: lab-cat.h finds and checks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-list.c - umkit list: the running guests, asked through ctl.sock. */
 #define _GNU_SOURCE
 #include <dirent.h>

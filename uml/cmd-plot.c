@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd-plot.c - 'umkit plot RECORDING [DIR]': a recording's time series
  * as charts (gnuplot, PNG and SVG): memory (meminfo), the MGLRU

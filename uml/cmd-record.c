@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-record.c - umkit record: snapshots of the TUI's files (record.h). */
 #define _GNU_SOURCE
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-run.c - umkit run: a guest, the TUI on it, then stop it (make run). */
 #define _GNU_SOURCE
 #include <getopt.h>

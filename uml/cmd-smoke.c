@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd-smoke.c - 'umkit smoke INPUT...': its options; the engine is
  * uml/patch/smoke.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-start.c - umkit start: a long-lived named guest (supervisor.h). */
 #define _GNU_SOURCE
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-stop.c - umkit stop: end named guests and remove what they left. */
 #define _GNU_SOURCE
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-trace.c - umkit trace: stream a named guest's trace events. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-tui.c - umkit tui: the TUI on a named guest's mirror or a root. */
 #define _GNU_SOURCE
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd-variants.c - umkit variants: the kernel variants under patches/. */
 #define _GNU_SOURCE
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sandbox.c - bubblewrap's argv for a sandboxed run (sandbox.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sandbox.h - bubblewrap around what the kit runs for others' code.
  *

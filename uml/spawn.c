@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * spawn.c - run another program from an argv (spawn.h): its descriptors,
  * a deadline, a tick, captured output, and the stop signals passed on.

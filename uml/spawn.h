@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * spawn.h - the one way the kit runs another program.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tuiexec.h - the launcher's way to run its TUI (build/bin/umkit-tui, or
  * an installed kit's): in the foreground for 'umkit tui' and 'umkit run',

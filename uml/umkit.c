@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * umkit.c - the launcher: boots User-Mode Linux guests for memory-
  * management labs.  Each command lives in its own cmd-NAME.c; this file

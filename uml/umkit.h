@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * umkit.h - the launcher's commands.  Each command is its own file,
  * uml/cmd-NAME.c, exporting one const struct cmd that umkit.c lists.

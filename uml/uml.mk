@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # uml/uml.mk - the launcher (build/bin/umkit, ./umkit) and the kernels.
 #
 # The guest link (uml/link/link.mk) and the FUSE mirror (uml/link/mirror.mk) keep

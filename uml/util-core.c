@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * util-core.c - allocation, errors and clocks (see util.h).  Only libc:
  * the static guest agent links this file too.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* util.c - paths, files and configuration lines for host programs (util.h). */
 #define _GNU_SOURCE
 #include <errno.h>

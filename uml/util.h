@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * util.h - the support layer of every program of the kit: the launcher,
  * the TUI, the tests and fuzzers, and the static guest agent.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz-cov.c - libFuzzer entry point for patch coverage's parsers: the
  * input is a series of diffs (split at NUL bytes) for cov_hunks and, the

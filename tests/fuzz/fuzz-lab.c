@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz-lab.c - libFuzzer entry point for the lab file parser (an
  * instructor's or student's text, and the check expressions in it).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz-parse.c - libFuzzer entry point for the TUI's parsers, which read
  * bytes that come from the guest (through the mirror or a recording).

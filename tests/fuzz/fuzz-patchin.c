@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz-patchin.c - libFuzzer entry point for the patch input parser: an
  * mbox, a mail or a plain diff from anyone.  Parsing and selection must

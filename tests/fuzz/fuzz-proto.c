@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz-proto.c - libFuzzer entry point for the frame decoders used on both
  * ends of the guest link.

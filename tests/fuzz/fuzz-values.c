@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz-values.c - libFuzzer entry point for the value layer's spec
  * parser (tui/values.c), which reads the text of lab files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * replay.c - feed each file of the fuzz regression corpus to the fuzz
  * entry point once, without libFuzzer (built with gcc and ASan).  Prints

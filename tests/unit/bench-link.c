@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench-link.c - latency of the guest link itself, without FUSE: boots the
  * kit's kernel with one end of a socketpair as ssl1 (as the launcher

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests: compaction runs rebuilt from trace events (comprun.h) on the
  * captured fragment-and-compact run (tests/fixtures/compact), checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-cov.c - unit tests of patch coverage (uml/cov/cov.c): hunks of a real
  * fixture patch, added lines renumbered through a later patch of the

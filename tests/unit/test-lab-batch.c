@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-lab-batch.c - the lab batch runner (uml/lab/lab-batch.h) linked
  * without the command files: a lab whose steps all need another variant

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-lab.c - the lab file parser, the check expressions and the result
  * forms (KTAP, JUnit, score), without a guest.

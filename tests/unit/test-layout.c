@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests of the kit's layout (util.h, struct kit_layout): a checkout
  * found from its build/bin/umkit, an install found from PREFIX/bin/umkit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-link.c - end-to-end tests of the guest link without UML: the real
  * agent (built for the host) serves the host's own files over a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests: the MGLRU history model (tui/lruhist.c) on lru_gen
  * snapshots: agings and evictions counted per lruvec, their time and
  * size, restarts, resets, and each generation's samples. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The mirror end to end without UML: the agent built for the host
  * (build/tests/umkit-agent) serves the host's own /proc and /sys over a

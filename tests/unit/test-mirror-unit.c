@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests of the mirror's pure parts: the guest path normalizer, the
  * symlink text it returns, and the allowlist parser and matcher

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests: parse_extfrag on the guest's extfrag_index and broken input. */
 #include "tui-test.h"
 #include "tui-fixture.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests: parse_kpageflags classification on the guest's prefix of
  * /proc/kpageflags, on built inputs, and on truncated input. */
 #include "tui-test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests: parse_lrugen on lru_gen and lru_gen_full and broken input. */
 #include "tui-test.h"
 #include "tui-fixture.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests: /proc/PID/status and statm, /proc/stat parsers. */
 #include "tui-test.h"
 #include "tui-fixture.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests: parse_zoneinfo on the guest's /proc/zoneinfo and broken input. */
 #include "tui-test.h"
 #include "tui-fixture.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-patchin.c - unit tests of the patch input parser (uml/patch/patchin.c):
  * SHA-256 against known digests, every input form of the smoke fixture

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-proto.c - unit tests of the frame codec (uml/link/proto.c): round trips
  * of every frame kind, and every truncated or malformed variant.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests: the recording format module (tui/recfmt.c) that umkit
  * record writes and the TUI reads: header, index lines, snapshot names,
  * the file set's syntax and matching, and uml/link/record.files itself. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Recording format tests: record a fixture root and the host's own / for
  * about a second each and check every part of docs/recording.md: the

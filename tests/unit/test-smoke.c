@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-smoke.c - the smoke engine (uml/patch/smoke.h) linked without the
  * command files: its stage record, the KTAP and JUnit reports, the scan

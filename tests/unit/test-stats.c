@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-stats.c - unit tests of uml/patch/stats.c against known values: the
  * incomplete beta function, Student's t tail, and Welch's t-test on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests: the value layer (tui/values.c) on the fixture root and on
  * small trees built here: every source, the qualifiers, the errors, the
  * syntax check, the per-root cache and the file table. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit test: the compaction view's replay, drawn on a canvas under ASan
  * and UBSan.  On the captured fragment-and-compact run (tests/fixtures/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit test: the files each TUI view reads, its declared table
  * (struct view .files) and uml/link/record.files stay in step.  Each view

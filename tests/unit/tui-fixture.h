@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tui-fixture.h - the values the parser tests expect from the fixture root
  * tests/fixtures/guest (see tests/fixtures/README for how it was made).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tui-test.h - helpers for the TUI parser unit tests (cmocka).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cov-link.c - a guest's gcov counters copied out over the guest link
  * (cov.h), before the guest stops: umkit exec and the supervisor call

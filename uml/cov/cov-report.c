@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cov-report.c - the per-hunk coverage report (cov.h) of a variant's
  * patches: umkit smoke --coverage and umkit compare --coverage.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cov.c - patch coverage from the kernel's gcov counters (see cov.h).
  *

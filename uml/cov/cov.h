@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cov.h - patch coverage from the kernel's gcov counters
  * (CONFIG_GCOV_KERNEL, only the objects a variant's 'profile' names).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ctl.c - messages on a named guest's control socket (see ctl.h). */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ctl.h - the control socket of a named guest (run/NAME/ctl.sock).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * disk.c - a guest's scratch disk, copied sparsely from a template.
  *

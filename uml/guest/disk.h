@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * disk.h - a guest's scratch disk: a sparse ext4 image in run/NAME/,
  * copied from a per-size template (build/disk/ext4-<MB>M.img, made by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * exec.c - one command in a fresh or a named guest (exec.h).
  */

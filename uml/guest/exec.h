@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * exec.h - one command in a guest ('umkit exec'): a fresh one-shot guest,
  * booted, used and killed, or a named running one (its supervisor runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gdb.c - gdb on a guest's UML kernel: its files, the set-up, running gdb. */
 #define _GNU_SOURCE
 #include <dirent.h>

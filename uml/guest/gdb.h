@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gdb.h - gdb on a guest's UML kernel.  A UML kernel is an ordinary host
  * process: gdb attaches to it with ptrace, no gdbstub needed.

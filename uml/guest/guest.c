@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* guest.c - boot a UML guest, log and watch its console, kill it. */
 #define _GNU_SOURCE
 #include <errno.h>

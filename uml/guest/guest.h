@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * guest.h - one UML guest process: boot it, watch its console, kill it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * initrd.c - the guest's initramfs with the user's files added (initrd.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * initrd.h - the initramfs a guest boots, and the user's own files in it
  * (--add HOSTPATH[:GUESTPATH] on exec and start).

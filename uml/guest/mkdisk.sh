@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # uml/guest/mkdisk.sh MB OUT - make the template of a guest's scratch disk.
 #
 # The launcher copies the template (sparsely, ~1 MiB of data for 2 GiB)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* oops.c - find a kernel report in console text and decode it (oops.h). */
 #define _GNU_SOURCE
 #include <errno.h>

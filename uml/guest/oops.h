@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * oops.h - a guest kernel's oops, panic or WARN report from its console,
  * with the call trace resolved to file:line by the kernel tree's own

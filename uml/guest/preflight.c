@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* preflight.c - host checks before a boot, and for umkit doctor (see
  * preflight.h). */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * preflight.h - what UML needs from the host, checked before a boot.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* run.c - run/NAME directories: create, check, clean up stale ones. */
 #define _GNU_SOURCE
 #include <dirent.h>

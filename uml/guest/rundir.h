@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rundir.h - the run directory: run/NAME/ for each live guest, run/log/ for
  * console logs that outlive their guest.

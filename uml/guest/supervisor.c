@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * supervisor.c - the daemon owning a named guest: UML, the link, the
  * mirror and the control socket server (see supervisor.h; the client is

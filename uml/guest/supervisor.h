@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * supervisor.h - the daemon that owns a named guest for its whole life.
  *

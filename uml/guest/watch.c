@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* watch.c - kill a guest on Ctrl-C, SIGTERM, SIGHUP or a deadline. */
 #define _GNU_SOURCE
 #include <errno.h>

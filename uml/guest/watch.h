@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * watch.h - the watchdog of a guest owned by this process: SIGINT,
  * SIGTERM, SIGHUP, SIGQUIT and an optional deadline kill the guest's

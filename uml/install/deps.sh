@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Install (as root) or name (otherwise) the Debian packages umkit needs.
 # Checks first; calls apt only when something is missing.
 #

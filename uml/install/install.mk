@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # uml/install/install.mk - 'make install', 'make uninstall' and 'make deb'.
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the kit, read-only, for

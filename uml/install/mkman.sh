@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # uml/install/mkman.sh UMKIT VERSION DATE > umkit.1 - the manual page, made from
 # the launcher's own --help texts (the one place they are written), so
 # `man umkit` says what `umkit COMMAND --help` says.

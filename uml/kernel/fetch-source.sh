@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Fetch and unpack the pinned Linux source into the per-user cache.
 #
 #   fetch-source.sh           print the path of the unpacked pristine tree,

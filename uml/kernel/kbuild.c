@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kbuild.c - run uml/kernel/kbuild.sh for a variant and type its result
  * (kbuild.h); where builds live (build/k/, build/smoke/).

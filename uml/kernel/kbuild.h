@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kbuild.h - building a variant's kernel: the one C door to
  * uml/kernel/kbuild.sh (the script keeps the steps: tree, config, make;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the ARCH=um kernel of one variant.
 #
 #   kbuild.sh VARIANT      prints the path of the built kernel binary

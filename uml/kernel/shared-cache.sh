@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # uml/kernel/shared-cache.sh - prepare a classroom server's shared cache, once,
 # as root: the pinned kernel source unpacked (fetch-source.sh --shared)
 # and a ccache filled by one build of the base kernel, both readable by

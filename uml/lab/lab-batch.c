@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-batch.c - running labs (lab-batch.h): the batch runner's sinks
  * (KTAP), the stop signals, the exercise's build, and the entry to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-batch.h - running labs: unattended (KTAP, one line per check) or
  * interactively (the TUI with its lab pane, lab-ui.h).  A run boots its

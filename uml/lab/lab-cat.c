@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-cat.c - finding, loading, listing and checking labs (lab-cat.h).
  */

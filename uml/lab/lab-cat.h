@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-cat.h - the labs the kit knows: labs/NN-name.lab (or $UMKIT_LABS),
  * found by number, name or path, loaded with the kit's variants and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-ex.c - lab exercises in the linux-kernel-labs manner: a skeleton made
  * from the solution, completed by the student, built and graded by the

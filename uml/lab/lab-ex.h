@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-ex.h - lab exercises: skeletons made from solutions (lab-ex.c), and
  * what the lab runner needs to build and grade a student's work.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-exbuild.c - getting a lab's exercise ready: the skeleton written for
  * the student, their program built for the guest, or their kernel file

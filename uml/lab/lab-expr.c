@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-expr.c - the expressions of lab checks, waits and predictions.
  *

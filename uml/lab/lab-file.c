@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-file.c - parse and validate a lab file (the format: docs/labs.md).
  *

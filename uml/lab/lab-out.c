@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-out.c - a lab run's results as KTAP, JUnit XML and JSON, and the
  * report that merges many students' JSON result files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-out.h - what a lab run produced: the book of results, and its
  * forms: KTAP on a stream, JUnit XML, the JSON result file, and the

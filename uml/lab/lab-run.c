@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-run.c - run a lab's steps on a real guest.
  *

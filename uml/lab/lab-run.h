@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-run.h - a lab session: one guest, the steps run on it, their
  * results.  Shared by the batch runner, the interactive runner and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-state.c - the per-user state directory of lab runs (lab-state.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-state.h - where a user's lab runs keep their files: the per-user
  * state directory ($XDG_STATE_HOME/umkit, default ~/.local/state/umkit;

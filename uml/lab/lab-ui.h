@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-ui.h - the interactive lab runner: the TUI with its lab pane on
  * the lab's guest, steps run on Enter, predictions asked and judged,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab.h - labs: the lab file (docs/labs.md), its expressions, and the
  * runner that steps through a lab on a real guest.

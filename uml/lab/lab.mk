@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # uml/lab/lab.mk - the tests and fuzzers of the parsers the launcher links:
 # the lab file (uml/lab/), the patch input (uml/patch/patchin.c), patch
 # coverage (uml/cov/cov.c) and the statistics (uml/patch/stats.c).  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * link.c - host end of the guest link (API in link.h, wire format in
  * docs/protocol.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * link.h - host end of the guest link (the kit's agent protocol).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # uml/link/link.mk - the guest link: protocol codec (uml/link/proto.c), host client
 # (uml/link/link.c), the agent (rootfs/agent.c), their tests and the fuzzer.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* mirror-policy.c - exported paths, the allowlist, symlink text (see
  * mirror-policy.h). */
 #define _GNU_SOURCE

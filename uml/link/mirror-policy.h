@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mirror-policy.h - the mirror's rules as pure functions of paths: which
  * guest paths it exports, which it lets the host write (the allowlist),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mirror.c - the FUSE mirror of a guest's /proc and /sys (see mirror.h).
  *

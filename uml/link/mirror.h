@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mirror.h - the FUSE mirror: a running guest's /proc and /sys as plain
  * files on the host.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # uml/link/mirror.mk - the FUSE mirror (uml/link/mirror.c, with its path rules in
 # uml/link/mirror-policy.c), recordings (uml/link/record.c), their tests and
 # benchmark.  Included by uml/uml.mk.

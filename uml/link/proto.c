@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * proto.c - encoders and decoders of guest link frames (docs/protocol.md).
  *

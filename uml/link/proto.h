@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * proto.h - frames of the guest link (docs/protocol.md), shared byte for
  * byte by the agent (rootfs/agent.c) and the host client (uml/link/link.c).

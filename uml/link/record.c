@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record.c - timestamped snapshots of a root's TUI files (see record.h,
  * docs/recording.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record.h - recordings: timestamped snapshots of the files the TUI reads.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bench.c - interleaved before/after benchmark boots and their table (bench.h). */
 #define _GNU_SOURCE
 #include <errno.h>

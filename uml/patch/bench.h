@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench.h - before/after benchmarks of two kernels (umkit compare, and
  * umkit smoke -n): N boots per kernel, interleaved A B A B so drift hits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * compare-cov.c - 'umkit compare --coverage A B': after the table, which
  * of B's added lines the benchmarks ran.  B is built once more with gcov

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * compare.h - the coverage pass of 'umkit compare --coverage'
  * (compare-cov.c), run after the comparison table (bench.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* patchin.c - patches from files, directories, mboxes and git (patchin.h). */
 #define _GNU_SOURCE
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * patchin.h - patch input for 'umkit smoke': a patch file, a quilt
  * directory, a directory of git format-patch files, an mbox (a whole

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pset-cov.c - a patch list written as a coverage variant (patchin.h):
  * its patches, uml/kernel/gcov.config as its config, and the profile

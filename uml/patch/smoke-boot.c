@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * smoke-boot.c - the children of a smoke run (smoke.h): the kernel build
  * with its progress line, a boot whose console and dmesg are scanned for

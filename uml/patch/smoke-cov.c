@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * smoke-cov.c - 'umkit smoke --coverage': which of a patch's added lines
  * ran under the labs, the reproducers and the benchmarks.

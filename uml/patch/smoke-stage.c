@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * smoke-stage.c - the stages of a smoke run as they end: the line each
  * prints, and the record behind --ktap and --junit (smoke.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * smoke.c - the smoke pipeline (smoke.h): input, apply, build, boot, labs,
  * run, bench and coverage, each a stage with its line; the verdict.

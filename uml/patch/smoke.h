@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * smoke.h - the smoke engine: does a patch apply, build, boot clean, pass
  * the labs' checks and the developer's own reproducers, and what does it

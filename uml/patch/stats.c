@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* stats.c - mean, standard deviation, Welch's t-test (stats.h). */
 #include <math.h>
 

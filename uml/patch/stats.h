@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * stats.h - the statistics of a before/after comparison: mean, standard
  * deviation, and Welch's t-test (unequal variances) with its p-value

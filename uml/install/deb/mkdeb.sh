@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # uml/install/deb/mkdeb.sh WORK VERSION OUT - the Debian package from a staged
 # install, with Debian's own tools (dpkg-shlibdeps, dpkg-gencontrol,
 # dpkg-deb).  No debian/ directory in the tree: this script lays one out
