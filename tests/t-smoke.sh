@@ -60,6 +60,32 @@ mkdir -p $g/mm && cp "$src/mm/vmscan.c" $g/mm/ &&
 	git -C $g -c user.name=t -c user.email=t@t am -q "$PWD/$F/fp/0001-mm-vmscan-say-hello-from-kswapd_init.patch"
 got=$("$UMKIT" smoke --hash --git $g HEAD~1..HEAD | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p')
 is "a git commit range gives the same variant" "$got" "$want"
+# Patch files of a two-patch series, as git format-patch writes them.
+sed -i '1a /* umkit: a second patch */' $g/mm/vmscan.c &&
+	git -C $g -c user.name=t -c user.email=t@t commit -qam "mm/vmscan: a comment" &&
+	git -C $g format-patch -q -2 -o $tmp/ser &&
+	git -C $g format-patch -q --stdout -2 > $tmp/ser.mbox
+p1=$(ls $tmp/ser/0001-*) p2=$(ls $tmp/ser/0002-*)
+v2() { "$UMKIT" smoke --hash "$@" 2>&1; }
+vid() { printf '%s\n' "$1" | sed -n 's/.*variant \(smoke-[0-9a-f]*\).*/\1/p'; }
+out=$(v2 $p1 $p2); rc=$?
+two=$(vid "$out")
+like "smoke 0001.patch 0002.patch (one series in two files): one variant of 2 patches" \
+	"$rc:$(printf '%s\n' "$out" | grep 'input  ok')" '^0:.*ok: 2 patches'
+is "... the same variant as the series' mbox" "$(vid "$(v2 $tmp/ser.mbox)")" "$two"
+is "... and as the files given the other way round (n/m order)" "$(vid "$(v2 $p2 $p1)")" "$two"
+out=$(v2 $p1); rc=$?
+is "a lone [PATCH 1/2] file: accepted, the same variant as its diff alone" "$rc:$(vid "$out")" "0:$want"
+like "... the part not given named in one line" "$out" \
+	'input +note: not given: \[PATCH 2/2\] of the series of 2'
+# The thread without its second part: refused, and taken with --partial.
+git -C $g format-patch -q --stdout --cover-letter -2 | awk '/^From [0-9a-f]+ /{n++} n<=2' > $tmp/half.mbox
+out=$(v2 $tmp/half.mbox); rc=$?
+like "a thread (cover letter and 1/2) without 2/2: refused, exit 2, naming --partial" \
+	"$rc:$out" '^2:.*\[PATCH 2/2\] is missing \(--partial'
+out=$(v2 --partial $tmp/half.mbox); rc=$?
+is "... with --partial: the part it has (the same variant)" "$rc:$(vid "$out")" "0:$want"
+like "... and the part missing named" "$out" "note: $tmp/half.mbox: not there: \[PATCH 2/2\]"
 
 # --- refused before anything is applied ------------------------------------
 printf -- '--- a/../../etc/x\n+++ b/../../etc/x\n@@ -1 +1 @@\n-a\n+b\n' > $tmp/out.patch

@@ -33,6 +33,7 @@ smoke_main(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'P' },
 		{ "coverage", no_argument, NULL, 'C' },
 		{ "require-coverage", no_argument, NULL, 'R' },
+		{ "partial", no_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct smoke	 s;
@@ -102,6 +103,9 @@ smoke_main(int argc, char **argv)
 		case 'H':
 			s.hash_only = 1;
 			break;
+		case 'p':
+			s.partial = 1;
+			break;
 		case 't':
 			s.timeout_s = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || s.timeout_s < 5)
@@ -120,7 +124,7 @@ smoke_main(int argc, char **argv)
 
 const struct cmd cmd_smoke = {
 	.name = "smoke",
-	.usage = "smoke [--debug] [--coverage|--require-coverage] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [-t SECONDS] [--hash] INPUT...",
+	.usage = "smoke [--debug] [--coverage|--require-coverage] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [--partial] [-t SECONDS] [--hash] INPUT...",
 	.help =
 "Smoke-test a kernel patch against the base kernel: does it apply, build,\n"
 "boot without a kernel report, pass the labs' checks and your reproducers?\n"
@@ -128,8 +132,12 @@ const struct cmd cmd_smoke = {
 "INPUT is a patch file; a quilt directory (with series); a directory of\n"
 "git format-patch files; an mbox, a whole mailing-list thread too ([PATCH\n"
 "n/m] in order; the cover letter and replies skipped; a missing part is\n"
-"refused); '-' for standard input; or a commit range A..B of the git tree\n"
-"--git DIR (default $KSRC).  The patches become the variant smoke-HASH,\n"
+"refused unless --partial); '-' for standard input; or a commit range\n"
+"A..B of the git tree --git DIR (default $KSRC).  Patch files named one\n"
+"after another are one list in the order given, the parts of one series\n"
+"put in their n/m order, and a part not given is named, not refused (to\n"
+"test the first patches of a series, as when bisecting it).\n"
+"The patches become the variant smoke-HASH,\n"
 "named by a hash of their diffs (build/smoke/HASH): the same change in\n"
 "any form is the same variant, and its build is reused.  A path that\n"
 "leaves the tree (.., absolute) is refused before anything is applied.\n"
@@ -157,6 +165,7 @@ const struct cmd cmd_smoke = {
 "  --add H[:G]   files for the guests, as in 'umkit exec' (repeatable)\n"
 "  --run CMD     a reproducer, run by sh -c in a fresh guest (repeatable)\n"
 "  --git DIR     the repository of commit ranges (default $KSRC)\n"
+"  --partial     a thread with parts missing: test the parts it has\n"
 "  -t SECONDS    per boot: a hang or console flood fails then (default 60)\n"
 "  --hash        print the variant the input makes, and stop\n"
 "  --bench NAMES benchmarks, a comma list (default all: procbench,\n"

@@ -39,7 +39,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pset_init(&in);
 	pset_init(&out);
 	patchin_buf(&in, "fuzz", (const char *)data, size);
-	if (pset_select(&in, &out, err, sizeof err) == 0) {
+	if (pset_select(&in, &out, NULL, err, sizeof err) == 0) {
 		for (i = 0; i < out.n; i++) {
 			if (out.v[i].diff == NULL)
 				abort();

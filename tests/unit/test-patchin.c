@@ -45,7 +45,7 @@ sel(const char *buf, struct pset *out, char *err)
 	pset_init(&in);
 	pset_init(out);
 	patchin_buf(&in, "t", buf, strlen(buf));
-	return pset_select(&in, out, err, 512);
+	return pset_select(&in, out, NULL, err, 512);
 }
 
 /* Known SHA-256 digests (FIPS 180-2 examples). */
@@ -75,7 +75,7 @@ t_forms_same_hash(void **state)
 
 	for (i = 0; i < 4; i++) {
 		pset_init(&ps);
-		assert_int_equal(patchin_path(in[i], &ps, err, sizeof err), 0);
+		assert_int_equal(patchin_path(in[i], &ps, NULL, err, sizeof err), 0);
 		assert_int_equal(ps.n, 1);
 		assert_int_equal(ps.v[0].nfiles, 1);
 		assert_string_equal(ps.v[0].files[0], "mm/vmscan.c");
@@ -286,6 +286,87 @@ t_write(void **state)
 	free(v);
 }
 
+/* A thread with a part missing: refused, or with partial the parts there,
+ * the missing ones named. */
+static void
+t_partial(void **state)
+{
+	char		 err[512], *d1 = mkdiff("mm/a.c", "1"), *d3 = mkdiff("mm/c.c", "3");
+	char		*m1 = mkmail("[PATCH 1/3] one", d1), *m3 = mkmail("[PATCH 3/3] three", d3);
+	char		*all = xasprintf("%s\n%s", m3, m1);
+	struct pselect	 ps_sel = { .partial = 1 };
+	struct pset	 in, ps;
+
+	assert_int_equal(sel(all, &ps, err), -1);
+	assert_string_equal(err, "the series of 3 is incomplete: [PATCH 2/3] is missing "
+	    "(--partial takes the parts that are there)");
+	pset_free(&ps);
+	pset_init(&in);
+	pset_init(&ps);
+	patchin_buf(&in, "t", all, strlen(all));
+	assert_int_equal(pset_select(&in, &ps, &ps_sel, err, sizeof err), 0);
+	assert_int_equal(ps.n, 2);
+	assert_string_equal(ps.v[0].files[0], "mm/a.c");
+	assert_string_equal(ps.v[1].files[0], "mm/c.c");
+	assert_string_equal(ps_sel.missing, "[PATCH 2/3] of the series of 3");
+	pset_free(&ps);
+	free(all);
+	free(m1);
+	free(m3);
+	free(d1);
+	free(d3);
+	(void)state;
+}
+
+/* Files the user named: given 2/2 then a plain diff then 1/2, the series
+ * goes in n/m order where its first part was, the plain one keeps its
+ * place; with 1/2 alone, 2/2 is named as not given. */
+static void
+t_files(void **state)
+{
+	char		 err[512], *d1 = mkdiff("mm/a.c", "1"), *d2 = mkdiff("mm/b.c", "2");
+	char		*dp = mkdiff("mm/p.c", "p");
+	char		*m1 = mkmail("[PATCH 1/2] one", d1), *m2 = mkmail("[PATCH 2/2] two", d2);
+	struct pselect	 fsel = { .partial = 1, .files = 1 };
+	struct pset	 in, ps;
+
+	pset_init(&in);
+	pset_init(&ps);
+	patchin_buf(&in, "0002.patch", m2, strlen(m2));
+	patchin_buf(&in, "plain.diff", dp, strlen(dp));
+	patchin_buf(&in, "0001.patch", m1, strlen(m1));
+	assert_int_equal(pset_select(&in, &ps, &fsel, err, sizeof err), 0);
+	assert_int_equal(ps.n, 3);
+	assert_string_equal(ps.v[0].files[0], "mm/a.c");
+	assert_string_equal(ps.v[1].files[0], "mm/b.c");
+	assert_string_equal(ps.v[2].files[0], "mm/p.c");
+	assert_string_equal(fsel.missing, "");
+	pset_free(&ps);
+
+	pset_init(&in);
+	pset_init(&ps);
+	patchin_buf(&in, "0001.patch", m1, strlen(m1));
+	assert_int_equal(pset_select(&in, &ps, &fsel, err, sizeof err), 0);
+	assert_int_equal(ps.n, 1);
+	assert_string_equal(fsel.missing, "[PATCH 2/2] of the series of 2");
+	pset_free(&ps);
+
+	/* without files, the mix is refused as before */
+	pset_init(&in);
+	pset_init(&ps);
+	patchin_buf(&in, "0001.patch", m1, strlen(m1));
+	patchin_buf(&in, "plain.diff", dp, strlen(dp));
+	assert_int_equal(pset_select(&in, &ps, NULL, err, sizeof err), -1);
+	assert_non_null(strstr(err, "mixes numbered"));
+	pset_free(&ps);
+	free(m1);
+	free(m2);
+	free(d1);
+	free(d2);
+	free(dp);
+	(void)state;
+}
+
 /* Run the patchin tests. */
 int
 main(void)
@@ -294,6 +375,8 @@ main(void)
 		cmocka_unit_test(t_sha256),
 		cmocka_unit_test(t_forms_same_hash),
 		cmocka_unit_test(t_thread_order),
+		cmocka_unit_test(t_partial),
+		cmocka_unit_test(t_files),
 		cmocka_unit_test(t_versions),
 		cmocka_unit_test(t_qp_from),
 		cmocka_unit_test(t_mime),

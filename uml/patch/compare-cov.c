@@ -91,7 +91,7 @@ cov_kernel(const char *v, char **pdir)
 		char		*src = kbuild_smoke_dir(v);
 
 		pset_init(&ps);
-		if (patchin_path(src, &ps, err, sizeof err) < 0)
+		if (patchin_path(src, &ps, NULL, err, sizeof err) < 0)
 			fatalx("--coverage: %s", err);
 		pset_write_cov(&ps, *pdir);
 		pset_free(&ps);

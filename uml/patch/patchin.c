@@ -822,7 +822,8 @@ take(struct pset *out, struct pmsg *m)
 
 /* Order a thread's patches; refuse gaps, duplicates and bad diffs. */
 int
-pset_select(struct pset *in, struct pset *out, char *err, size_t errlen)
+pset_select(struct pset *in, struct pset *out, struct pselect *sel,
+    char *err, size_t errlen)
 {
 	struct pmsg	**slot = NULL;
 	int		 i, vmax = 0, total = 0, nnum = 0, nplain = 0, rc = -1;
@@ -849,7 +850,7 @@ pset_select(struct pset *in, struct pset *out, char *err, size_t errlen)
 			nplain++;
 		}
 	}
-	if (nnum > 0 && nplain > 0) {
+	if (nnum > 0 && nplain > 0 && (sel == NULL || !sel->files)) {
 		snprintf(err, errlen, "the input mixes numbered [PATCH n/m] messages "
 		    "with unnumbered patches; give them one at a time");
 		goto out;
@@ -888,15 +889,45 @@ pset_select(struct pset *in, struct pset *out, char *err, size_t errlen)
 		}
 		slot[m->num] = m;
 	}
+	if (sel != NULL)
+		sel->missing[0] = '\0';
 	for (i = 1; i <= total; i++) {
-		if (slot[i] == NULL) {
+		size_t	l;
+
+		if (slot[i] != NULL)
+			continue;
+		if (sel == NULL || !sel->partial) {
 			snprintf(err, errlen, "the series of %d is incomplete: "
-			    "[PATCH %d/%d] is missing", total, i, total);
+			    "[PATCH %d/%d] is missing (--partial takes the parts "
+			    "that are there)", total, i, total);
 			goto out;
 		}
+		l = strlen(sel->missing);
+		snprintf(sel->missing + l, sizeof sel->missing - l, "%s[PATCH %d/%d]",
+		    l ? ", " : "", i, total);
 	}
-	for (i = 1; i <= total; i++)
-		take(out, slot[i]);
+	if (sel != NULL && sel->missing[0]) {
+		size_t	l = strlen(sel->missing);
+
+		snprintf(sel->missing + l, sizeof sel->missing - l,
+		    " of the series of %d", total);
+	}
+	for (i = 0; sel != NULL && sel->files && i < in->n; i++) {
+		struct pmsg *m = &in->v[i];
+
+		/* files: an unnumbered one in its place, the series at its first part */
+		if (m->is_reply || m->diff == NULL)
+			continue;
+		if (m->total == 0)
+			take(out, m);
+		else if (m->num > 0 && m->version == vmax)
+			for (int k = 1; k <= total; k++)
+				if (slot[k] != NULL)
+					take(out, slot[k]);
+	}
+	for (i = 1; (sel == NULL || !sel->files) && i <= total; i++)
+		if (slot[i] != NULL)
+			take(out, slot[i]);
 	rc = 0;
 out:
 	free(slot);
@@ -1125,7 +1156,7 @@ read_quilt(const char *dir, struct pset *out, char *err, size_t errlen)
 		/* One quilt patch is one change, whatever its headers say. */
 		for (int i = 0; i < in.n; i++)
 			in.v[i].num = in.v[i].total = 0, in.v[i].is_reply = 0;
-		if (pset_select(&in, &sel, err, errlen) < 0) {
+		if (pset_select(&in, &sel, NULL, err, errlen) < 0) {
 			rc = -1;
 		} else if (sel.n != 1) {
 			snprintf(err, errlen, "%s: holds %d messages with diffs; a quilt "
@@ -1162,7 +1193,8 @@ patch_name(const struct dirent *d)
 
 /* A directory of format-patch files: one thread, in name order. */
 static int
-read_dir(const char *dir, struct pset *out, char *err, size_t errlen)
+read_dir(const char *dir, struct pset *out, struct pselect *sel, char *err,
+    size_t errlen)
 {
 	struct dirent	**nl;
 	struct pset	  in;
@@ -1196,7 +1228,7 @@ read_dir(const char *dir, struct pset *out, char *err, size_t errlen)
 		pset_free(&in);
 		return -1;
 	}
-	if (pset_select(&in, out, err, errlen) < 0)
+	if (pset_select(&in, out, sel, err, errlen) < 0)
 		return name_err(dir, err, errlen);
 	return 0;
 }
@@ -1204,25 +1236,26 @@ read_dir(const char *dir, struct pset *out, char *err, size_t errlen)
 /* One buffer's patches, selected, appended to out. */
 static int
 read_buf(const char *origin, const char *buf, size_t len, struct pset *out,
-    char *err, size_t errlen)
+    struct pselect *sel, char *err, size_t errlen)
 {
-	struct pset	in, sel;
+	struct pset	in, got;
 	int		i;
 
 	pset_init(&in);
-	pset_init(&sel);
+	pset_init(&got);
 	patchin_buf(&in, origin, buf, len);
-	if (pset_select(&in, &sel, err, errlen) < 0)
+	if (pset_select(&in, &got, sel, err, errlen) < 0)
 		return name_err(origin, err, errlen);
-	for (i = 0; i < sel.n; i++)
-		take(out, &sel.v[i]);
-	pset_free(&sel);
+	for (i = 0; i < got.n; i++)
+		take(out, &got.v[i]);
+	pset_free(&got);
 	return 0;
 }
 
 /* A file, a directory or "-". */
 int
-patchin_path(const char *input, struct pset *out, char *err, size_t errlen)
+patchin_path(const char *input, struct pset *out, struct pselect *sel,
+    char *err, size_t errlen)
 {
 	struct stat	 sb;
 	char		*buf, *series;
@@ -1234,7 +1267,7 @@ patchin_path(const char *input, struct pset *out, char *err, size_t errlen)
 			snprintf(err, errlen, "standard input: %s", strerror(errno));
 			return -1;
 		}
-		rc = read_buf("stdin", buf, len, out, err, errlen);
+		rc = read_buf("stdin", buf, len, out, sel, err, errlen);
 		free(buf);
 		return rc;
 	}
@@ -1245,15 +1278,40 @@ patchin_path(const char *input, struct pset *out, char *err, size_t errlen)
 	if (S_ISDIR(sb.st_mode)) {
 		series = xasprintf("%s/series", input);
 		rc = access(series, F_OK) == 0 ? read_quilt(input, out, err, errlen) :
-		    read_dir(input, out, err, errlen);
+		    read_dir(input, out, sel, err, errlen);
 		free(series);
 		return rc;
 	}
 	if ((buf = read_file(input, &len, err, errlen)) == NULL)
 		return -1;
-	rc = read_buf(input, buf, len, out, err, errlen);
+	rc = read_buf(input, buf, len, out, sel, err, errlen);
 	free(buf);
 	return rc;
+}
+
+/* A file of one message, appended to files unselected (patchin.h). */
+int
+patchin_file1(const char *input, struct pset *files, char *err, size_t errlen)
+{
+	struct stat	 sb;
+	struct pset	 in;
+	char		*buf;
+	size_t		 len;
+
+	if (strcmp(input, "-") == 0 || stat(input, &sb) < 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	if ((buf = read_file(input, &len, err, errlen)) == NULL)
+		return -1;
+	pset_init(&in);
+	patchin_buf(&in, input, buf, len);
+	free(buf);
+	if (in.n != 1) {
+		pset_free(&in);
+		return 0;
+	}
+	take(files, &in.v[0]);
+	pset_free(&in);
+	return 1;
 }
 
 /* git -C dir format-patch --stdout range, as one mbox thread. */
@@ -1284,7 +1342,7 @@ patchin_git(const char *dir, const char *range, struct pset *out, char *err,
 		return -1;
 	}
 	origin = xasprintf("%s %s", dir, range);
-	rc = read_buf(origin, buf, len, out, err, errlen);
+	rc = read_buf(origin, buf, len, out, NULL, err, errlen);
 	free(origin);
 	free(buf);
 	return rc;

@@ -40,6 +40,19 @@ struct pset {
 	int		 n;
 };
 
+/*
+ * How a numbered series is taken: strictly (sel NULL or partial 0: a part
+ * missing is an error), or with the parts that are there, the missing
+ * ones named in missing ("[PATCH 2/3], [PATCH 3/3] of the series of 3",
+ * empty when none is).
+ */
+struct pselect {
+	int	partial;
+	int	files;		/* files the user named: unnumbered ones keep
+				   their place among a series' parts */
+	char	missing[256];
+};
+
 void	pset_init(struct pset *);
 void	pset_free(struct pset *);
 
@@ -60,7 +73,8 @@ void	patchin_buf(struct pset *ps, const char *origin, const char *buf,
  * Messages without a diff are dropped.  out gets the patches (moved from
  * in, which is left empty).  0, or -1 with a message in err.
  */
-int	pset_select(struct pset *in, struct pset *out, char *err, size_t errlen);
+int	pset_select(struct pset *in, struct pset *out, struct pselect *sel,
+	    char *err, size_t errlen);
 
 /* The content hash of the selected patches (64 hex digits + NUL). */
 void	pset_hash(const struct pset *, char hex[65]);
@@ -70,9 +84,21 @@ void	patchin_sha256(const void *buf, size_t len, char hex[65]);
 
 /*
  * Read one INPUT (a file, a directory, "-" for stdin) and append its
- * selected patches to out.  0, or -1 with err.
+ * selected patches to out (sel as for pset_select).  0, or -1 with err.
  */
-int	patchin_path(const char *input, struct pset *out, char *err,
+int	patchin_path(const char *input, struct pset *out, struct pselect *sel,
+	    char *err, size_t errlen);
+
+/*
+ * Patch files as a developer names them: when INPUT is a file holding one
+ * message (a git format-patch file, a plain diff), append that message to
+ * files unselected and return 1; the caller gathers the files it is given
+ * one after another and selects them together with pselect.partial set
+ * (a series' parts from several files are one series, the parts not
+ * given named).  Otherwise 0 (a thread, a directory, '-': read it with
+ * patchin_path), or -1 with err.
+ */
+int	patchin_file1(const char *input, struct pset *files, char *err,
 	    size_t errlen);
 
 /* The patches of git commit range A..B in repository dir. */

@@ -110,35 +110,76 @@ smoke_bench(struct smoke *s)
 	return rc;
 }
 
+/*
+ * The files gathered so far (patchin_file1), selected together as one
+ * list with the parts of a series that were not given named, appended to
+ * ps.  0, or -1 with err.
+ */
+static int
+smoke_flush_files(struct smoke *s, struct pset *files, struct pset *ps, char *err,
+    size_t errlen)
+{
+	struct pselect	 sel = { .partial = 1, .files = 1 };
+	struct pset	 got;
+	int		 i;
+
+	if (files->n == 0)
+		return 0;
+	pset_init(&got);
+	if (pset_select(files, &got, &sel, err, errlen) < 0)
+		return -1;
+	for (i = 0; i < got.n; i++) {
+		ps->v = xrealloc(ps->v, (ps->n + 1) * sizeof *ps->v);
+		ps->v[ps->n++] = got.v[i];
+	}
+	free(got.v);
+	if (sel.missing[0])
+		smoke_stage(s, "input", "note: not given: %s (the files named are "
+		    "taken as they are)", sel.missing);
+	return 0;
+}
+
 /* Stage 1: the inputs as one patch list, written as the variant. */
 static int
 smoke_input(struct smoke *s, int n, char **inputs)
 {
-	struct pset	 ps;
+	struct pset	 ps, files;
+	struct pselect	 sel = { .partial = s->partial };
 	char		 err[1024], hex[65], *dir;
 	const char	*git = s->git ? s->git : getenv("KSRC");
 	struct stat	 sb;
-	int		 i, j, nfiles = 0;
+	int		 i, j, nfiles = 0, rc = 0;
 
 	pset_init(&ps);
-	for (i = 0; i < n; i++) {
+	pset_init(&files);
+	for (i = 0; i < n && rc >= 0; i++) {
 		int	is_range = strstr(inputs[i], "..") != NULL &&
 		    stat(inputs[i], &sb) < 0;
-		int	rc;
 
 		if (is_range && git == NULL) {
-			smoke_stage(s, "input", "FAIL: %s: not a file; a commit range needs "
+			snprintf(err, sizeof err, "%s: not a file; a commit range needs "
 			    "--git DIR or KSRC", inputs[i]);
-			pset_free(&ps);
-			return SMOKE_FAIL_INPUT;
+			rc = -1;
+			break;
 		}
+		/* patch files one after another are one list (patchin.h) */
+		if (!is_range && (rc = patchin_file1(inputs[i], &files, err, sizeof err)) != 0)
+			continue;	/* 1: gathered; -1: the loop ends */
+		if ((rc = smoke_flush_files(s, &files, &ps, err, sizeof err)) < 0)
+			break;
 		rc = is_range ? patchin_git(git, inputs[i], &ps, err, sizeof err) :
-		    patchin_path(inputs[i], &ps, err, sizeof err);
-		if (rc < 0) {
-			smoke_stage(s, "input", "FAIL: %s", err);
-			pset_free(&ps);
-			return SMOKE_FAIL_INPUT;
-		}
+		    patchin_path(inputs[i], &ps, &sel, err, sizeof err);
+		if (rc == 0 && sel.missing[0])
+			smoke_stage(s, "input", "note: %s: not there: %s (--partial)",
+			    inputs[i], sel.missing);
+	}
+	if (rc >= 0)
+		rc = smoke_flush_files(s, &files, &ps, err, sizeof err);
+	if (rc < 0) {
+		smoke_stage(s, "input", "FAIL: %s", err);
+		pset_free(&files);
+		pset_free(&ps);
+		return SMOKE_FAIL_INPUT;
 	}
 	for (i = 0; i < ps.n; i++)
 		nfiles += ps.v[i].nfiles;

@@ -69,6 +69,7 @@ struct smoke {
 	int		 debug, hash_only, timeout_s;
 	int		 jobs;		/* -j: benchmark boots at a time */
 	int		 coverage;	/* --coverage; 2: --require-coverage */
+	int		 partial;	/* --partial: a thread with parts missing */
 	/* What the run found. */
 	char		*dir;		/* build/smoke/HASH */
 	char		*variant;	/* smoke-HASH */
