@@ -62,6 +62,60 @@ t_welch(void **state)
 	assert_true(w.p == 1);
 }
 
+/* Student's t quantiles against the textbook table (two-sided 5%, 1%). */
+static void
+t_quantile(void **state)
+{
+	assert_true(fabs(stats_t_quantile(0.05, 1) - 12.7062) < 1e-3);
+	assert_true(fabs(stats_t_quantile(0.05, 10) - 2.2281) < 1e-4);
+	assert_true(fabs(stats_t_quantile(0.05, 24) - 2.0639) < 1e-4);
+	assert_true(fabs(stats_t_quantile(0.01, 24) - 2.7969) < 1e-4);
+	assert_true(fabs(stats_t_quantile(0.05, 1e6) - 1.95996) < 1e-4);
+	assert_true(isnan(stats_t_quantile(0, 5)) && isnan(stats_t_quantile(0.05, 0)));
+	(void)state;
+}
+
+/* Holm's adjusted p-values, by hand: sorted 0.005 0.01 0.03 0.04 times
+ * 4 3 2 1 = 0.02 0.03 0.06 0.04, made monotone: 0.02 0.03 0.06 0.06. */
+static void
+t_holm(void **state)
+{
+	double	p[] = { 0.01, 0.04, 0.03, 0.005 }, adj[4];
+	double	big[] = { 0.5, 0.9 }, one[] = { 0.03 };
+
+	stats_holm(p, 4, adj);
+	assert_true(fabs(adj[0] - 0.03) < 1e-12 && fabs(adj[1] - 0.06) < 1e-12);
+	assert_true(fabs(adj[2] - 0.06) < 1e-12 && fabs(adj[3] - 0.02) < 1e-12);
+	stats_holm(big, 2, big);			/* in place, capped at 1 */
+	assert_true(big[0] == 1 && big[1] == 1);
+	stats_holm(one, 1, one);			/* one test: unchanged */
+	assert_true(one[0] == 0.03);
+	(void)state;
+}
+
+/* The change's 95% interval: t(df) standard errors either side, in % of
+ * the base mean; it leaves out 0 exactly when p < 0.05. */
+static void
+t_welch_ci(void **state)
+{
+	double		a[] = { 19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3, 18.9, 19.5, 22.0 };
+	double		b[] = { 28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7, 27.6, 20.6, 13.7,
+	    23.2, 17.5, 20.6, 18.0, 23.9, 21.6, 24.3, 20.4, 23.9, 13.3 };
+	double		c[] = { 19.0, 20.9, 19.1, 18.4, 19.3, 18.2, 19.9, 18.6, 19.4, 21.5 };
+	double		se, h;
+	struct welch	w;
+
+	stats_welch(a, 10, b, 20, &w);
+	se = (w.mean[1] - w.mean[0]) / w.t;
+	h = stats_t_quantile(0.05, w.df) * se / w.mean[0] * 100;
+	assert_true(fabs(w.ci_lo_pct - (w.change_pct - h)) < 1e-9);
+	assert_true(fabs(w.ci_hi_pct - (w.change_pct + h)) < 1e-9);
+	assert_true(w.p < 0.05 && w.ci_lo_pct > 0);
+	stats_welch(a, 10, c, 10, &w);
+	assert_true(w.p > 0.05 && w.ci_lo_pct < 0 && w.ci_hi_pct > 0);
+	(void)state;
+}
+
 /* Run the stats tests. */
 int
 main(void)
@@ -70,6 +124,9 @@ main(void)
 		cmocka_unit_test(t_incbeta),
 		cmocka_unit_test(t_student),
 		cmocka_unit_test(t_welch),
+		cmocka_unit_test(t_quantile),
+		cmocka_unit_test(t_holm),
+		cmocka_unit_test(t_welch_ci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

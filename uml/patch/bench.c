@@ -376,20 +376,50 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 	return 0;
 }
 
-/* The table: base ±%stddev  %change  patched ±%stddev  metric. */
+/*
+ * Each metric's p-value adjusted with Holm-Bonferroni over the metrics
+ * both sides have (padj[i]; 1 for a metric one side lacks).  The table
+ * marks a row by its adjusted p: with 19 metrics and no change at all,
+ * raw p < 0.05 marks some row in about 6 runs of 10.
+ */
+static void
+bench_padj(const struct bres *r, double *padj)
+{
+	double		 p[BENCH_MAX_METRICS] = { 0 };
+	int		 idx[BENCH_MAX_METRICS], i, n = 0;
+	struct welch	 w;
+
+	for (i = 0; i < r->nm; i++) {
+		const struct bmetric *m = &r->m[i];
+
+		padj[i] = 1;
+		if (m->n[0] == 0 || m->n[1] == 0)
+			continue;
+		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
+		p[n] = w.p;
+		idx[n++] = i;
+	}
+	stats_holm(p, n, p);
+	for (i = 0; i < n; i++)
+		padj[idx[i]] = p[i];
+}
+
+/* The table: base ±%stddev  %change [95% CI]  patched ±%stddev  metric. */
 void
 bench_table(const struct bres *r, FILE *f)
 {
 	struct welch	 w;
+	double		 padj[BENCH_MAX_METRICS];
 	int		 i, sig = 0;
 	const char	*mark;
-	char		 sa[32], sb[32];
+	char		 sa[32], sb[32], ci[48];
 	int		 one = 0;
 
-	fprintf(f, "%16.16s %8s %10s %16.16s %8s  %s\n", r->label[0], "", "%change",
-	    r->label[1], "", "metric");
-	fprintf(f, "%16s %8s %10s %16s %8s  %s\n", "----------------", "--------",
-	    "----------", "----------------", "--------", "------");
+	bench_padj(r, padj);
+	fprintf(f, "%16.16s %8s %10s %-17s %16.16s %8s  %s\n", r->label[0], "", "%change",
+	    "  (95% CI)", r->label[1], "", "metric");
+	fprintf(f, "%16s %8s %10s %-17s %16s %8s  %s\n", "----------------", "--------",
+	    "----------", "  ---------------", "----------------", "--------", "------");
 	for (i = 0; i < r->nm; i++) {
 		const struct bmetric *m = &r->m[i];
 
@@ -403,24 +433,27 @@ bench_table(const struct bres *r, FILE *f)
 			snprintf(v[!s], sizeof v[!s], "-");
 			snprintf(sa, sizeof sa, "±%.0f%%", w.mean[s] ?
 			    100 * w.sd[s] / fabs(w.mean[s]) : 0);
-			fprintf(f, "%16s %9s %10s %14s %9s  %s (only %s has it)\n", v[0],
-			    s ? "" : sa, "", v[1], s ? sa : "", m->name, r->label[s]);
+			fprintf(f, "%16s %9s %10s %17s %14s %9s  %s (only %s has it)\n", v[0],
+			    s ? "" : sa, "", "", v[1], s ? sa : "", m->name, r->label[s]);
 			one++;
 			continue;
 		}
-		mark = w.p < 0.01 ? "**" : w.p < 0.05 ? "*" : "";
+		mark = padj[i] < 0.01 ? "**" : padj[i] < 0.05 ? "*" : "";
 		if (*mark)
 			sig++;
 		snprintf(sa, sizeof sa, "±%.0f", w.mean[0] ? 100 * w.sd[0] / fabs(w.mean[0]) : 0);
 		snprintf(sb, sizeof sb, "±%.0f", w.mean[1] ? 100 * w.sd[1] / fabs(w.mean[1]) : 0);
-		fprintf(f, "%16.1f %8s%% %+9.1f%%%-2s %14.1f %8s%%  %s%s\n", w.mean[0],
-		    sa, w.change_pct, mark, w.mean[1], sb,
+		snprintf(ci, sizeof ci, "(%+.1f, %+.1f)", w.ci_lo_pct, w.ci_hi_pct);
+		fprintf(f, "%16.1f %8s%% %+9.1f%%%-2s %-15s %14.1f %8s%%  %s%s\n", w.mean[0],
+		    sa, w.change_pct, mark, ci, w.mean[1], sb,
 		    m->name, !*mark ? "" : ((w.change_pct < 0) == m->lower_better) ?
 		    " (better)" : " (worse)");
 	}
-	fprintf(f, "± stddev in %% of the mean; %%change * p<0.05, ** p<0.01 "
-	    "(Welch's t-test, two-sided); %d boots per side, interleaved; %d of %d "
-	    "metrics changed significantly\n", r->boots, sig, r->nm - one);
+	fprintf(f, "± stddev in %% of the mean; %%change with its 95%% confidence interval; "
+	    "* p<0.05, ** p<0.01 after Holm-Bonferroni over the %d metrics (Welch's "
+	    "t-test, two-sided; each p in --json); %d boots per side, interleaved; "
+	    "%d of %d metrics changed significantly\n", r->nm - one, r->boots, sig,
+	    r->nm - one);
 	if (r->jobs > 1)
 		fprintf(f, "note: -j %d: %d boots ran at a time, sharing the host's CPUs "
 		    "(the figures are disturbed by each other)\n", r->jobs, r->jobs);
@@ -436,7 +469,9 @@ bench_json_write(const struct bres *r, const char *path)
 	json_t	*o = json_object(), *k = json_array(), *ms = json_object();
 	int	 i, s, j, rc;
 	struct welch w;
+	double	 padj[BENCH_MAX_METRICS];
 
+	bench_padj(r, padj);
 	for (s = 0; s < 2; s++)
 		json_array_append_new(k, json_pack("{s:s,s:s}", "label", r->label[s],
 		    "host", r->host[s]));
@@ -452,11 +487,13 @@ bench_json_write(const struct bres *r, const char *path)
 			json_array_append_new(sm, a);
 		}
 		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
-		json_object_set_new(ms, m->name, json_pack("{s:b,s:o,s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
+		json_object_set_new(ms, m->name, json_pack("{s:b,s:o,s:f,s:f,s:f,s:f,s:f,s:f,s:f,"
+		    "s:f,s:f,s:f}",
 		    "lower_is_better", m->lower_better, "samples", sm,
 		    "mean_a", w.mean[0], "sd_a", w.sd[0], "mean_b", w.mean[1],
 		    "sd_b", w.sd[1], "change_pct", w.change_pct, "t", isfinite(w.t) ? w.t : 1e300,
-		    "p", w.p));
+		    "p", w.p, "p_holm", padj[i], "ci_lo_pct", w.ci_lo_pct,
+		    "ci_hi_pct", w.ci_hi_pct));
 	}
 	json_object_set_new(o, "umkit_bench", json_integer(1));
 	json_object_set_new(o, "boots", json_integer(r->boots));

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* stats.c - mean, standard deviation, Welch's t-test (stats.h). */
+/*
+ * stats.c - mean, standard deviation, Welch's t-test with the confidence
+ * interval of the change, Holm-Bonferroni across a table (stats.h).
+ */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 
@@ -87,6 +92,79 @@ stats_t_p(double t, double df)
 	return stats_incbeta(df / (df + t * t), df / 2, 0.5);
 }
 
+/* Bisection on stats_t_p, which falls as t grows. */
+double
+stats_t_quantile(double p, double df)
+{
+	double	lo = 0, hi = 1;
+	int	i;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	while (stats_t_p(hi, df) > p && hi < 1e12)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double	mid = (lo + hi) / 2;
+
+		if (stats_t_p(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* One p-value and where it was, for sorting. */
+struct pidx {
+	double	p;
+	int	i;
+};
+
+/* Order by p, then by index (a stable order for equal p). */
+static int
+pidx_cmp(const void *a, const void *b)
+{
+	const struct pidx	*x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return x->i - y->i;
+}
+
+/*
+ * Holm's step-down: the k-th smallest p (k from 0) times n - k, made
+ * monotone (never below the adjusted p before it), capped at 1.
+ */
+void
+stats_holm(const double *p, int n, double *adj)
+{
+	struct pidx	*v;
+	double		 run = 0;
+	int		 k;
+
+	if (n <= 0)
+		return;
+	v = calloc((size_t)n, sizeof *v);
+	if (v == NULL)
+		abort();
+	for (k = 0; k < n; k++) {
+		v[k].p = isnan(p[k]) ? 1 : p[k];
+		v[k].i = k;
+	}
+	qsort(v, (size_t)n, sizeof *v, pidx_cmp);
+	for (k = 0; k < n; k++) {
+		double	a = v[k].p * (n - k);
+
+		if (a > 1)
+			a = 1;
+		if (a < run)
+			a = run;
+		run = a;
+		adj[v[k].i] = a;
+	}
+	free(v);
+}
+
 /* Welch's t-test of a against b, with the Welch-Satterthwaite df. */
 void
 stats_welch(const double *a, int na, const double *b, int nb, struct welch *w)
@@ -102,6 +180,7 @@ stats_welch(const double *a, int na, const double *b, int nb, struct welch *w)
 	w->t = 0;
 	w->df = 0;
 	w->p = 1;
+	w->ci_lo_pct = w->ci_hi_pct = w->change_pct;
 	if (na < 2 || nb < 2)
 		return;
 	va = w->sd[0] * w->sd[0] / na;
@@ -116,4 +195,10 @@ stats_welch(const double *a, int na, const double *b, int nb, struct welch *w)
 	w->t = (w->mean[1] - w->mean[0]) / se;
 	w->df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
 	w->p = stats_t_p(w->t, w->df);
+	if (w->mean[0] != 0) {
+		double	h = stats_t_quantile(0.05, w->df) * se / fabs(w->mean[0]) * 100;
+
+		w->ci_lo_pct = w->change_pct - h;
+		w->ci_hi_pct = w->change_pct + h;
+	}
 }

@@ -13,6 +13,9 @@ struct welch {
 	double	t, df;		/* Welch's t and Welch-Satterthwaite df */
 	double	p;		/* two-sided p-value; 1 when undefined */
 	double	change_pct;	/* (mean[1] - mean[0]) / mean[0] * 100 */
+	/* The 95% confidence interval of the change, in % of |mean[0]|
+	 * (Welch's: t at df, two-sided); change_pct both when undefined. */
+	double	ci_lo_pct, ci_hi_pct;
 };
 
 /* The mean and sample standard deviation (n - 1) of n values. */
@@ -21,6 +24,14 @@ void	stats_mean_sd(const double *v, int n, double *mean, double *sd);
 double	stats_incbeta(double x, double a, double b);
 /* Two-sided p of Student's t with df degrees of freedom. */
 double	stats_t_p(double t, double df);
+/* t such that a two-sided p of Student's t with df is p (0 < p < 1). */
+double	stats_t_quantile(double p, double df);
+/*
+ * Holm-Bonferroni: adj[i] is p[i] adjusted for the n tests together, so
+ * that "adj[i] < alpha" for any i has a chance of at most alpha when no
+ * test has an effect (the family-wise error rate).  adj may be p.
+ */
+void	stats_holm(const double *p, int n, double *adj);
 /* Compare samples a (base) and b (patched). */
 void	stats_welch(const double *a, int na, const double *b, int nb,
 	    struct welch *);
