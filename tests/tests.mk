@@ -48,6 +48,12 @@ bench-workloads: all
 	@sh tests/bench-workloads.sh
 
 # umkit smoke: a one-file mm patch's time to the full report, --debug's cost.
+# How often compare marks a row of two equal kernels, and finds slow fork.
+.PHONY: bench-compare-fp
+bench: bench-compare-fp
+bench-compare-fp: all
+	@sh tests/bench-compare-fp.sh
+
 .PHONY: bench-smoke bench-coverage
 bench: bench-smoke bench-coverage
 bench-smoke: all
