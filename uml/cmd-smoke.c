@@ -34,6 +34,7 @@ smoke_main(int argc, char **argv)
 		{ "coverage", no_argument, NULL, 'C' },
 		{ "require-coverage", no_argument, NULL, 'R' },
 		{ "partial", no_argument, NULL, 'p' },
+		{ "selftests", optional_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct smoke	 s;
@@ -106,6 +107,10 @@ smoke_main(int argc, char **argv)
 		case 'p':
 			s.partial = 1;
 			break;
+		case 'S':
+			s.selftests = 1;
+			s.selftests_only = optarg;	/* TEST,... or NULL: all */
+			break;
 		case 't':
 			s.timeout_s = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || s.timeout_s < 5)
@@ -124,7 +129,7 @@ smoke_main(int argc, char **argv)
 
 const struct cmd cmd_smoke = {
 	.name = "smoke",
-	.usage = "smoke [--debug] [--coverage|--require-coverage] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [--partial] [-t SECONDS] [--hash] INPUT...",
+	.usage = "smoke [--debug] [--coverage|--require-coverage] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [--partial] [--selftests[=TEST,...]] [-t SECONDS] [--hash] INPUT...",
 	.help =
 "Smoke-test a kernel patch against the base kernel: does it apply, build,\n"
 "boot without a kernel report, pass the labs' checks and your reproducers?\n"
@@ -147,9 +152,12 @@ const struct cmd cmd_smoke = {
 "UBSAN reports), labs (every lab's batch checks; steps on the base kernel\n"
 "run on the patched one, steps that need another variant are skipped,\n"
 "since the patch is against base), run (each --run CMD on base and on the\n"
-"patch, with the --add files; the patched status must be 0 and no report),\n"
-"bench (base against the patch, as 'umkit compare' does: N interleaved\n"
-"boots each, mean, stddev, % change and Welch's t-test per metric).\n"
+"patch, with the --add files: no kernel report patched, and no KTAP\n"
+"subtest that passes on base and fails patched, or without subtests a\n"
+"status 0 on base and not patched; what fails on both is said, not\n"
+"failed), selftests (--selftests), bench (base against the patch, as\n"
+"'umkit compare' does: N interleaved boots each, mean, stddev, % change\n"
+"with its interval and Welch's t-test per metric, Holm-corrected).\n"
 "\n"
 "  --debug       build with DEBUG_VM, PROVE_LOCKING (lockdep) and KASAN\n"
 "                (variant smoke-HASH-debug, its own shared tree)\n"
@@ -166,6 +174,10 @@ const struct cmd cmd_smoke = {
 "  --run CMD     a reproducer, run by sh -c in a fresh guest (repeatable)\n"
 "  --git DIR     the repository of commit ranges (default $KSRC)\n"
 "  --partial     a thread with parts missing: test the parts it has\n"
+"  --selftests[=TEST,...]\n"
+"                the patched tree's mm selftests (all, or these) on base\n"
+"                and on the patch (umkit selftests); a test or subtest\n"
+"                that passes on base and fails patched fails the smoke\n"
 "  -t SECONDS    per boot: a hang or console flood fails then (default 60)\n"
 "  --hash        print the variant the input makes, and stop\n"
 "  --bench NAMES benchmarks, a comma list (default all: procbench,\n"

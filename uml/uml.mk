@@ -14,7 +14,7 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # live").  util-core.o and the link's objects come with LINK_OBJS (the
 # agent links them too), the mirror's with MIRROR_OBJS.
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
-		   cleanup doctor lab get gdb drgn smoke compare plot coverage
+		   cleanup doctor lab get gdb drgn smoke selftests compare plot coverage
 LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/sandbox.c uml/tuiexec.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
 		   $(addprefix uml/guest/,guest.c disk.c initrd.c elfdeps.c rundir.c watch.c \
@@ -22,7 +22,7 @@ LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/sandbox.c uml/tuiexec.c 
 		   uml/kernel/kbuild.c \
 		   $(addprefix uml/lab/,lab-file.c lab-expr.c lab-run.c lab-out.c \
 			lab-ex.c lab-exbuild.c lab-ui.c lab-cat.c lab-state.c lab-batch.c) \
-		   $(addprefix uml/patch/,patchin.c pset-cov.c bench.c stats.c smoke.c \
+		   $(addprefix uml/patch/,patchin.c pset-cov.c bench.c stats.c selftests.c st-ktap.c smoke.c \
 			smoke-stage.c smoke-boot.c smoke-cov.c compare-cov.c) \
 		   $(addprefix uml/cov/,cov.c cov-link.c cov-report.c)
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)

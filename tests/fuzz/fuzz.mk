@@ -137,6 +137,20 @@ $(B)/fuzz/fuzz-resultline: tests/fuzz/fuzz-resultline.c $(FUZZ_RESULTLINE_SRCS) 
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -ljansson -lm
 $(eval $(call fuzz_run,resultline,16384,tests/fuzz-corpus-resultline,-close_fd_mask=2))
 
+# --- a selftest's output: its KTAP subtests (uml/patch/st-ktap.c) ------------
+$(LT)/fuzz-ktap-replay: tests/fuzz/fuzz-ktap.c tests/fuzz/replay.c uml/patch/st-ktap.c \
+		uml/util-core.c uml/patch/selftests.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml \
+		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-ktap"' -o $@ $(filter %.c,$^)
+UNIT_TESTS	+= $(LT)/fuzz-ktap-replay
+
+$(B)/fuzz/fuzz-ktap: tests/fuzz/fuzz-ktap.c uml/patch/st-ktap.c uml/util-core.c \
+		uml/patch/selftests.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+$(eval $(call fuzz_run,ktap,65536,tests/fuzz-corpus-ktap))
+
 # --- a guest's console: oops_find, smoke's report scan ------------------------
 # (the files around them link for their other functions, never called)
 FUZZ_CONSOLE_SRCS := uml/guest/oops.c uml/guest/gdb.c uml/patch/smoke-boot.c \

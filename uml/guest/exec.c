@@ -104,9 +104,29 @@ exec_report(const char *kernel, const char *logpath)
  * /dev/null when it is -1), kill the guest.  Returns the command's status
  * or one of the EXIT_* codes.
  */
+static int
+exec_fresh_io(struct guest_opts *o, int timeout_s, int in_fd, int out_fd,
+    int err_fd, char **argv, int gdb, const char *gdb_batch);
+
+/* The same with our stdout and stderr. */
 int
 exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv,
     int gdb, const char *gdb_batch)
+{
+	return exec_fresh_io(o, timeout_s, in_fd, 1, 2, argv, gdb, gdb_batch);
+}
+
+/* One-shot, the command's stdout and stderr both into out_fd. */
+int
+exec_fresh_to(struct guest_opts *o, int timeout_s, char **argv, int out_fd)
+{
+	return exec_fresh_io(o, timeout_s, -1, out_fd, out_fd, argv, 0, NULL);
+}
+
+/* exec_fresh with the command's output to out_fd and err_fd. */
+static int
+exec_fresh_io(struct guest_opts *o, int timeout_s, int in_fd, int out_fd,
+    int err_fd, char **argv, int gdb, const char *gdb_batch)
 {
 	struct guest	 g;
 	struct watch	*w;
@@ -145,7 +165,7 @@ exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv,
 	/* Under gdb the boot takes as long as the person at gdb's prompt. */
 	r = link_hello(l, gdb ? INT_MAX / 2 : BOOT_TIMEOUT_MS);
 	if (r == 0)
-		r = link_exec(l, argv, 0, in_fd, 1, 2, &status);
+		r = link_exec(l, argv, 0, in_fd, out_fd, err_fd, &status);
 	if (r == 0)
 		cov_collect(l, name);	/* with $UMKIT_GCOV_DIR: its counters */
 	if (eg != NULL && gdb_traced(g.kpid) && gdb_batch == NULL)

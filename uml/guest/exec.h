@@ -19,6 +19,9 @@ struct guest_opts;
  */
 int	exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv,
 	    int gdb, const char *gdb_batch);
+/* exec_fresh without stdin, gdb or our stdio: the command's stdout and
+ * stderr both into out_fd (a file the caller reads afterwards). */
+int	exec_fresh_to(struct guest_opts *o, int timeout_s, char **argv, int out_fd);
 /* Run argv in the running guest name; its status, EXIT_PANIC or EXIT_KIT. */
 int	exec_named(const char *name, int timeout_s, int in_fd, char **argv);
 

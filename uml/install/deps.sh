@@ -34,6 +34,8 @@ procps               pgrep and kill for the tests
 gdb                  umkit gdb: the debugger on a guest kernel (docs/debugging.md)
 stress-ng            make test: a dynamically linked Debian program run in the guest (--add)
 fio                  make test: a dynamically linked Debian program with many libraries (--add)
+libcap-dev           umkit selftests: memfd_secret and mlock-random-test link libcap
+libnuma-dev          umkit selftests: migration, ksm_tests and rmap link libnuma
 python3-drgn         umkit drgn: reading a running guest's kernel without stopping it (docs/drgn.md)
 e2fsprogs            mke2fs: the guest scratch disk template (uml/guest/mkdisk.sh)
 ca-certificates      fetching the kernel package over https

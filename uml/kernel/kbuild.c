@@ -178,9 +178,10 @@ kbuild_run(const struct kbuild_req *q, struct kbuild_res *res)
 {
 	char		*script = top_path("uml/kernel/kbuild.sh");
 	char		*build = top_path("build"), *tree, *cnt, *t, *env[4];
-	char		*argv[] = { "/bin/sh", script, q->tree_only ? "--tree" :
-			    (char *)q->variant, q->tree_only ? (char *)q->variant :
-			    NULL, NULL };
+	int		 flag = q->selftests || q->tree_only;
+	char		*argv[] = { "/bin/sh", script, q->selftests ? "--selftests" :
+			    q->tree_only ? "--tree" : (char *)q->variant,
+			    flag ? (char *)q->variant : NULL, NULL };
 	struct spawn	 sp;
 	struct watch	 w;
 

@@ -39,6 +39,8 @@ struct kbuild_req {
 					   directory (NULL: $UMKIT_PATCHES or
 					   the kit's patches/) */
 	int		 tree_only;	/* prepare the patched tree only */
+	int		 selftests;	/* the tree and its mm selftests; path:
+					   their directory (kbuild.sh --selftests) */
 	int		 untrusted;	/* not the kit's own series (an
 					   exercise): refused without the
 					   sandbox; smoke variants always are */

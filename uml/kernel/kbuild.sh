@@ -13,6 +13,13 @@
 #   kbuild.sh --tree VARIANT  step 1 only: prints the path of the patched
 #                          tree (a lab's kernel exercise starts from it;
 #                          an installed kit ships kernels, not trees)
+#   kbuild.sh --selftests VARIANT  step 1, then the tree's own
+#                          tools/testing/selftests/mm built with its
+#                          Makefile (make -k: a test whose library is
+#                          missing is left out) against the tree's x86
+#                          uapi headers, into build/k/VARIANT/selftests/mm
+#                          (kept while the tree's stamp is the same);
+#                          prints that directory
 #
 # Steps, each skipped when its inputs did not change:
 #   1. tree    build/k/VARIANT/src: a hard-link farm of the pristine source
@@ -67,11 +74,11 @@ else
 	build=${UMKIT_BUILD:-$top/build}
 	patches=${UMKIT_PATCHES:-$top/patches}
 fi
-tree_only=
-if [ "${1:-}" = --tree ]; then
-	tree_only=1
-	shift
-fi
+tree_only= selftests=
+case ${1:-} in
+--tree)		tree_only=1; shift ;;
+--selftests)	tree_only=1 selftests=1; shift ;;
+esac
 variant=${1:-base}
 # VARIANT+debug: VARIANT's patches, its own build directory, debug info.
 # VARIANT+cov: the same with gcov for the .c files its patches change.
@@ -295,6 +302,41 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	trap - EXIT INT TERM
 fi
 
+if [ -n "$selftests" ]; then
+	# The headers (ARCH=x86: the guest runs x86-64 programs; UML has no
+	# uapi of its own) and the tests, both by the tree's own Makefiles,
+	# in the sandbox: only selftests/ writable.
+	st="$vdir/selftests"
+	if [ "$(cat "$st/.umkit-stamp" 2>/dev/null)" != "$stamp" ] || [ ! -d "$st/mm" ]; then
+		rm -rf "$st"
+		mkdir -p "$st/hdr" "$st/mm"
+		# Its check_config.sh writes into the test directory: a copy of
+		# it (not links into the pristine source) is bound over it.
+		cp -RL "$tree/tools/testing/selftests/mm" "$st/src"
+		sb_ro "$pristine"; sb_ro "$tree"; sb_rw "$st"
+		sb_add --bind "$st/src" "$tree/tools/testing/selftests/mm"
+		[ -n "$sandboxed" ] || die 1 "variant $variant: the selftests build only in the sandbox (it keeps their writes out of the tree)"
+		( cd "$st" &&
+		  sb env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL \
+		    make -s -C "$tree" ARCH=x86 O="$st/hdr" headers &&
+		  sb env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL \
+		    make -k -j"$(nproc)" -C "$tree/tools/testing/selftests/mm" ARCH=x86 \
+		    OUTPUT="$st/mm" KHDR_INCLUDES="-isystem $st/hdr/usr/include" ) \
+		    > "$vdir/selftests.log" 2>&1 || true
+		n=$(find "$st/mm" -maxdepth 1 -type f -perm -u+x | wc -l)
+		[ "$n" -gt 0 ] || die 4 "variant $variant: no mm selftest built (see $vdir/selftests.log)"
+		# The tests: the programs the tree's run_vmtests.sh runs without
+		# arguments, with their category (read as text, never run here).
+		sed -n -E 's/^[[:space:]]*CATEGORY="([a-z0-9_-]+)" run_test \.\/([A-Za-z0-9_.-]+)[[:space:]]*$/\2 \1/p' \
+		    "$tree/tools/testing/selftests/mm/run_vmtests.sh" | sort -u -k1,1 |
+		while read -r t c; do
+			[ -x "$st/mm/$t" ] && echo "$t $c"
+		done > "$st/mm/.umkit-tests" || true
+		echo "$stamp" > "$st/.umkit-stamp"
+	fi
+	echo "$st/mm"
+	exit 0
+fi
 if [ -n "$tree_only" ]; then
 	echo "$tree"
 	exit 0

@@ -69,3 +69,10 @@ $(LT)/test-stats: tests/unit/test-stats.c uml/patch/stats.c uml/patch/stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka -lm
 UNIT_TESTS	+= $(LT)/test-stats
+
+# A selftest's output read, KTAP, base against patched (uml/patch/st-ktap.c).
+$(LT)/test-selftests: tests/unit/test-selftests.c uml/patch/st-ktap.c uml/util-core.c \
+		uml/patch/selftests.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
+UNIT_TESTS	+= $(LT)/test-selftests

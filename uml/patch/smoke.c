@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "guest/guest.h"
 #include "kernel/kbuild.h"
 #include "patchin.h"
+#include "selftests.h"
 #include "smoke.h"
 #include "util.h"
 
@@ -314,6 +316,68 @@ smoke_labs(struct smoke *s)
 	return rc == 0 && fail == 0 ? 0 : SMOKE_FAIL_CHECK;
 }
 
+/*
+ * A --run's verdict from both sides' logs: a KTAP subtest that passes on
+ * base and fails patched is the patch's; without subtests, a status that
+ * is 0 on base and not patched.  What fails on both is said, not failed.
+ * Prints the subtests; returns whether the patch is to blame.
+ */
+static int
+smoke_run_verdict(struct smoke *s, int i, const int st[2], const int nrep[2])
+{
+	struct st_test	 t[2];
+	char		*log, *text, why[160] = "";
+	size_t		 len;
+	int		 k, j, fd, reg = 0, both = 0;
+
+	memset(t, 0, sizeof t);
+	for (k = 0; k < 2; k++) {
+		log = xasprintf("%s/run%d-%s.log", s->dir, i + 1, k ? "patched" : "base");
+		fd = open(log, O_RDONLY | O_CLOEXEC);
+		text = fd >= 0 ? read_fd_all(fd, ST_OUT_MAX, &len) : NULL;
+		if (fd >= 0)
+			close(fd);
+		t[k].status = ST_FAIL;
+		st_parse(text ? text : "", text ? len : 0, &t[k]);
+		free(text);
+		free(log);
+	}
+	if (t[1].nsubs > 0) {
+		struct st_run	r[2] = { { &t[0], 1 }, { &t[1], 1 } };
+
+		/* statuses alike: st_compare judges the subtests only */
+		t[0].status = t[1].status = ST_PASS;
+		snprintf(t[0].name, sizeof t[0].name, "run %d", i + 1);
+		snprintf(t[1].name, sizeof t[1].name, "run %d", i + 1);
+		reg = st_compare(&r[0], &r[1], stdout);
+		for (j = 0; j < t[1].nsubs; j++)
+			for (k = 0; k < t[0].nsubs && t[1].subs[j].result == 0; k++)
+				if (t[0].subs[k].result == 0 &&
+				    strcmp(t[0].subs[k].desc, t[1].subs[j].desc) == 0) {
+					both++;
+					break;
+				}
+	}
+	if (t[1].nsubs > 0) {
+		k = reg > 0 || nrep[1] > 0;
+		if (both > 0)
+			snprintf(why, sizeof why, " (%d failing subtest%s fail%s on base "
+			    "too: not the patch's)", both, both == 1 ? "" : "s",
+			    both == 1 ? "s" : "");
+	} else {
+		k = (st[1] != 0 && st[0] == 0) || nrep[1] > 0;
+		if (st[1] != 0 && st[0] != 0)
+			snprintf(why, sizeof why, " (fails on base too: not the patch's)");
+	}
+	smoke_stage(s, "run", "%s: '%s': base status %d, %d report%s; patched status "
+	    "%d, %d report%s%s%s", k ? "FAIL" : "ok", s->runs[i], st[0], nrep[0],
+	    nrep[0] == 1 ? "" : "s", st[1], nrep[1], nrep[1] == 1 ? "" : "s",
+	    st[0] != st[1] ? " (differs from base)" : "", why);
+	free(t[0].subs);
+	free(t[1].subs);
+	return k;
+}
+
 /* Stage 5: each --run on base and on the patch. */
 static int
 smoke_runs(struct smoke *s)
@@ -333,11 +397,7 @@ smoke_runs(struct smoke *s)
 				return st[k];
 			}
 		}
-		k = st[1] != 0 || nrep[1] > 0;
-		smoke_stage(s, "run", "%s: '%s': base status %d, %d report%s; patched status "
-		    "%d, %d report%s%s", k ? "FAIL" : "ok", s->runs[i], st[0], nrep[0],
-		    nrep[0] == 1 ? "" : "s", st[1], nrep[1], nrep[1] == 1 ? "" : "s",
-		    st[0] != st[1] ? " (differs from base)" : "");
+		k = smoke_run_verdict(s, i, st, nrep);
 		if (k) {
 			log = xasprintf("%s/run%d-patched.log", s->dir, i + 1);
 			printf("    (output and console: %s)\n", log);
@@ -347,6 +407,54 @@ smoke_runs(struct smoke *s)
 	}
 	free(base);
 	return bad ? SMOKE_FAIL_CHECK : 0;
+}
+
+/* Stage 6 (--selftests): the patched tree's mm selftests on base and on
+ * the patch; a test or subtest that passes on base and fails patched
+ * fails the smoke. */
+static int
+smoke_selftests(struct smoke *s)
+{
+	struct st_req	 req = { .timeout_s = 120 };
+	struct st_run	 run[2];
+	char		 err[512], *dir, *list = NULL, *tests[ST_MAX_TESTS], *save, *t;
+	int		 k, reg, p[2], f[2], sk[2];
+
+	dir = st_build(s->variant, 1);
+	req.dir = dir;
+	if (s->selftests_only != NULL) {
+		list = xstrdup(s->selftests_only);
+		for (t = strtok_r(list, ",", &save); t != NULL && req.ntests < ST_MAX_TESTS;
+		    t = strtok_r(NULL, ",", &save))
+			tests[req.ntests++] = t;
+		req.tests = tests;
+	}
+	for (k = 0; k < 2; k++) {
+		req.variant = k ? s->variant : "base";
+		req.kernel = k ? s->kernel : NULL;
+		req.logdir = xasprintf("%s/selftests-%s", s->dir, k ? "patched" : "base");
+		if (st_run(&req, &run[k], err, sizeof err) < 0) {
+			smoke_stage(s, "selftests", "FAIL: %s", err);
+			free((char *)req.logdir);
+			if (k)
+				st_free(&run[0]);
+			free(dir);
+			free(list);
+			return SMOKE_FAIL_CHECK;
+		}
+		free((char *)req.logdir);
+		st_counts(&run[k], &p[k], &f[k], &sk[k]);
+	}
+	reg = st_compare(&run[0], &run[1], stdout);
+	smoke_stage(s, "selftests", "%s: %d tests; base %d pass, %d fail, %d skip; patched "
+	    "%d pass, %d fail, %d skip%s", reg ? "FAIL" : "ok", run[1].n, p[0], f[0],
+	    sk[0], p[1], f[1], sk[1], reg ? "; passes on base and fails patched: above" : "");
+	printf("    (each test's output: %s/selftests-{base,patched}/)\n", s->dir);
+	st_free(&run[0]);
+	st_free(&run[1]);
+	free(dir);
+	free(list);
+	return reg ? SMOKE_FAIL_CHECK : 0;
 }
 
 /* Run every stage. */
@@ -374,6 +482,12 @@ smoke_run(struct smoke *s, int n, char **inputs)
 	}
 	if (s->nruns > 0) {
 		rc = smoke_runs(s);
+		if (rc >= 128)
+			goto done;
+		fails |= rc;
+	}
+	if (s->selftests) {
+		rc = smoke_selftests(s);
 		if (rc >= 128)
 			goto done;
 		fails |= rc;

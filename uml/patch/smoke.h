@@ -70,6 +70,8 @@ struct smoke {
 	int		 jobs;		/* -j: benchmark boots at a time */
 	int		 coverage;	/* --coverage; 2: --require-coverage */
 	int		 partial;	/* --partial: a thread with parts missing */
+	int		 selftests;	/* --selftests: the tree's mm selftests */
+	const char	*selftests_only;	/* --selftests=A,B: only these */
 	/* What the run found. */
 	char		*dir;		/* build/smoke/HASH */
 	char		*variant;	/* smoke-HASH */
