@@ -39,6 +39,15 @@ like "a test UML cannot run is a skip with the test's own reason" "$out" \
 out=$("$UMKIT" selftests nosuch 2>&1); rc=$?
 is "an unknown test: exit 125, named" "$rc:$out" "125:umkit: no test 'nosuch' (built: see 'umkit selftests --list')"
 
+# KUnit: base+kunit (uml/kernel/kunit.config), its mm suites run at boot.
+out=$("$UMKIT" selftests --kunit 2>&1); rc=$?
+is "selftests --kunit: exit 0" "$rc" 0
+for s in damon damon-operations damon-sysfs slub_test; do
+	like "... suite $s passes, with its cases" "$out" "^selftests: kunit $s +pass +[1-9][0-9]* cases?\$"
+done
+out=$("$UMKIT" selftests --kunit --ktap 2>/dev/null)
+like "... as KTAP" "$out" '^ok [0-9] damon$'
+
 # smoke --selftests: the patched tree's tests on base and on the patch.
 # (four tests: every one would add two runs of uffd-unit-tests, 94 s each)
 out=$("$UMKIT" smoke --labs none --bench none --selftests=mlock2-tests,mremap_test,cow,map_fixed_noreplace \

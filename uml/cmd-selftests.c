@@ -10,19 +10,20 @@
 #include "umkit.h"
 #include "util.h"
 
-/* umkit selftests [-V VARIANT] [-m MEM] [-t SECONDS] [--list] [--ktap] [TEST...] */
+/* umkit selftests [-V VARIANT] [-m MEM] [-t SECONDS] [--list] [--ktap] [--kunit] [TEST...] */
 static int
 selftests_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "list", no_argument, NULL, 'l' },
 		{ "ktap", no_argument, NULL, 'K' },
+		{ "kunit", no_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct st_req	 req = { .variant = "base", .timeout_s = 120 };
 	struct st_run	 run;
 	char		 err[512], *end, *dir;
-	int		 c, list = 0, ktap = 0, pass, fail, skip, i;
+	int		 c, list = 0, ktap = 0, kunit = 0, pass, fail, skip, i;
 
 	while ((c = getopt_long(argc, argv, "+V:m:t:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -44,9 +45,30 @@ selftests_main(int argc, char **argv)
 		case 'K':
 			ktap = 1;
 			break;
+		case 'U':
+			kunit = 1;
+			break;
 		default:
 			return cmd_usage(&cmd_selftests);
 		}
+	}
+	if (kunit) {
+		if (list || optind < argc)
+			return cmd_usage(&cmd_selftests);
+		if (st_kunit(&req, &run, err, sizeof err) < 0)
+			fatalx("%s", err);
+		for (i = 0; i < run.n && !ktap; i++)
+			printf("selftests: kunit %-20s %-7s %d case%s%s%s\n", run.v[i].name,
+			    st_status_name(run.v[i].status), run.v[i].nsubs,
+			    run.v[i].nsubs == 1 ? "" : "s", run.v[i].reason[0] ? "  " : "",
+			    run.v[i].reason);
+		if (ktap)
+			st_ktap(&run, stdout);
+		st_counts(&run, &pass, &fail, &skip);
+		fprintf(ktap ? stderr : stdout, "selftests: %s+kunit: %d suites passed, "
+		    "%d failed, %d skipped\n", req.variant, pass, fail, skip);
+		st_free(&run);
+		return fail ? 1 : 0;
 	}
 	dir = st_build(req.variant, 0);
 	if (list) {
@@ -80,7 +102,7 @@ selftests_main(int argc, char **argv)
 
 const struct cmd cmd_selftests = {
 	.name = "selftests",
-	.usage = "selftests [-V VARIANT] [-m MEM] [-t SECONDS] [--list] [--ktap] [TEST...]",
+	.usage = "selftests [-V VARIANT] [-m MEM] [-t SECONDS] [--list] [--ktap] [--kunit] [TEST...]",
 	.help =
 "The kernel's own mm tests (tools/testing/selftests/mm) of VARIANT's tree\n"
 "(default base; a smoke-HASH variant is the patched tree), built with the\n"
@@ -98,6 +120,10 @@ const struct cmd cmd_selftests = {
 "  --list        the tests, and nothing run\n"
 "  --ktap        KTAP on stdout (a line per test, failed subtests as\n"
 "                diagnostics); the progress lines on stderr\n"
+"  --kunit       the mm KUnit suites instead (DAMON's, SLUB's): kernel\n"
+"                VARIANT+kunit (uml/kernel/kunit.config; built on first\n"
+"                use), booted once; they run at boot and each suite's\n"
+"                KTAP is read from debugfs\n"
 "\n"
 "Exit status: 0 no test failed, 1 one did, 125 umkit's own error.\n"
 "'umkit smoke --selftests' runs them on base and on the patch and fails\n"

@@ -5,7 +5,8 @@
  * KTAP and compared with itself.  The output is the guest's: untrusted.
  * Never crash or leak; at most ST_MAX_SUBS subtests kept, each result 0,
  * 1 or 2, descriptions and the reason without control characters; a run
- * compared with itself has no regression.
+ * compared with itself has no regression.  The same bytes as a +kunit
+ * guest's suites (st_kunit_parse): at most ST_MAX_TESTS, names clean.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -56,6 +57,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st_compare(&run, &run, f) != 0)
 		abort();
 	fclose(f);
+	st_free(&run);
+	st_kunit_parse((const char *)data, size, &run);
+	if (run.n < 0 || run.n > ST_MAX_TESTS)
+		abort();
+	for (k = 0; k < run.n; k++)
+		if (has_ctl(run.v[k].name) || has_ctl(run.v[k].reason))
+			abort();
 	st_free(&run);
 	return 0;
 }

@@ -57,7 +57,7 @@ t_skip_reason(void **state)
 	struct st_test	t = { .status = ST_SKIP };
 
 	st_parse(out, sizeof out - 1, &t);
-	assert_string_equal(t.reason, "SKIP no hugetlbfs");
+	assert_string_equal(t.reason, "no hugetlbfs");
 	t.status = ST_FAIL;
 	st_parse(out, (size_t)(strchr(out, '\n') - out), &t);
 	assert_string_equal(t.reason, "hugetlbfs ?[31m not mounted");
@@ -157,18 +157,44 @@ t_ktap(void **state)
 	int		 p, fl, sk;
 
 	mkrun(&r, ST_SKIP, ST_PASS, "ok 1 a\nnot ok 2 b\n");
-	strcpy(r.v[1].reason, "SKIP no capability");
+	strcpy(r.v[1].reason, "no capability");
 	f = open_memstream(&out, &outn);
 	st_ktap(&r, f);
 	fclose(f);
 	assert_string_equal(out, "KTAP version 1\n1..3\n"
 	    "not ok 1 cow # fail, exit 0\n"
-	    "ok 2 mlock2-tests # SKIP SKIP no capability\n"
+	    "ok 2 mlock2-tests # SKIP no capability\n"
 	    "# mremap_test: not ok: b\n"
 	    "ok 3 mremap_test\n");
 	st_counts(&r, &p, &fl, &sk);
 	assert_true(p == 1 && fl == 1 && sk == 1);
 	free(out);
+	st_free(&r);
+	(void)state;
+}
+
+/* KUnit suites from debugfs: a suite per "=== NAME", its own line last. */
+static void
+t_kunit(void **state)
+{
+	const char	out[] =
+	    "=== damon\nKTAP version 1\n# Subtest: damon\n1..2\n"
+	    "    ok 1 damon_test_target\n    ok 2 damon_test_regions\nok 1 damon\n"
+	    "=== slub_test\nKTAP version 1\n1..2\n    ok 1 test_clobber_zone\n"
+	    "    not ok 2 test_next_pointer\nnot ok 2 slub_test\n"
+	    "=== empty\n";
+	struct st_run	r;
+
+	st_kunit_parse(out, sizeof out - 1, &r);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.v[0].name, "damon");
+	assert_int_equal(r.v[0].status, ST_PASS);
+	assert_int_equal(r.v[0].nsubs, 2);		/* two cases, not the suite */
+	assert_string_equal(r.v[1].name, "slub_test");
+	assert_int_equal(r.v[1].status, ST_FAIL);
+	assert_string_equal(r.v[1].reason, "not ok 2 test_next_pointer");
+	assert_int_equal(r.v[2].status, ST_FAIL);
+	assert_string_equal(r.v[2].reason, "no result line for the suite");
 	st_free(&r);
 	(void)state;
 }
@@ -184,6 +210,7 @@ main(void)
 		cmocka_unit_test(t_bounds),
 		cmocka_unit_test(t_compare),
 		cmocka_unit_test(t_ktap),
+		cmocka_unit_test(t_kunit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,9 @@
 #   kbuild.sh VARIANT+debug    the same variant with uml/kernel/debug.config added
 #                          (DWARF and the kernel's gdb scripts), built
 #                          in its own build/k/VARIANT+debug/
+#   kbuild.sh VARIANT+kunit  the same with uml/kernel/kunit.config: the mm
+#                          KUnit suites, run at boot (umkit selftests --kunit),
+#                          in build/k/VARIANT+kunit/
 #   kbuild.sh VARIANT+cov  the same variant with uml/kernel/gcov.config added and
 #                          gcov profiling of the .c files its patches
 #                          change (umkit compare --coverage), in its own
@@ -86,8 +89,10 @@ pvariant=${variant%+debug}
 debugcfg= cov=
 # UMKIT_DEBUG_CONFIG: another debug fragment (make bench-debuginfo).
 [ "$pvariant" = "$variant" ] || debugcfg=${UMKIT_DEBUG_CONFIG:-$here/debug.config}
+kunit=
 case $variant in
 *+cov)	pvariant=${variant%+cov} cov=1 debugcfg=$here/gcov.config ;;
+*+kunit) pvariant=${variant%+kunit} kunit=1 debugcfg=$here/kunit.config ;;
 esac
 
 die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
@@ -524,7 +529,7 @@ t0=$(date +%s.%N)
 [ ! -f "$vdir/linux" ] || mv -f "$vdir/linux" "$vdir/linux.prev"
 # A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
 targets=linux
-[ -z "$debugcfg" ] || [ -n "$cov" ] || targets="linux scripts_gdb"
+[ -z "$debugcfg" ] || [ -n "$cov" ] || [ -n "$kunit" ] || targets="linux scripts_gdb"
 # On a terminal: one updating line, the objects compiled so far, of as
 # many as this tree's last build compiled (umkit smoke draws its own).
 ticker=

@@ -215,3 +215,45 @@ st_run(const struct st_req *req, struct st_run *run, char *err, size_t errlen)
 	return 0;
 }
 
+/* The mm KUnit suites of req->variant+kunit, from one boot. */
+int
+st_kunit(const struct st_req *req, struct st_run *run, char *err, size_t errlen)
+{
+	struct guest_opts	 o;
+	char			*argv[] = { "sh", "-c", "cd /sys/kernel/debug/kunit && "
+				    "for d in *; do [ -f \"$d/results\" ] && "
+				    "{ echo \"=== $d\"; cat \"$d/results\"; }; done", NULL };
+	char			 tmp[] = "/tmp/umkit-kunit.XXXXXX", *text, *v;
+	size_t			 len;
+	int			 fd, code;
+
+	guest_opts_init(&o);
+	v = xasprintf("%s+kunit", req->variant);
+	o.variant = v;
+	if (req->mem_mb > 0)
+		o.mem_mb = req->mem_mb;
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
+		fatal("%s", tmp);
+	unlink(tmp);
+	fflush(NULL);
+	code = exec_fresh_to(&o, req->timeout_s, argv, fd);
+	lseek(fd, 0, SEEK_SET);
+	text = read_fd_all(fd, ST_OUT_MAX, &len);
+	close(fd);
+	free(v);
+	if (code != 0 || text == NULL) {
+		snprintf(err, errlen, "the %s+kunit guest could not list its suites "
+		    "(status %d)", req->variant, code);
+		free(text);
+		return -1;
+	}
+	st_kunit_parse(text, len, run);
+	free(text);
+	if (run->n == 0) {
+		snprintf(err, errlen, "the %s+kunit kernel ran no KUnit suite",
+		    req->variant);
+		st_free(run);
+		return -1;
+	}
+	return 0;
+}

@@ -71,6 +71,14 @@ int	 st_run(const struct st_req *req, struct st_run *run, char *err,
 /* Read a test's output: its subtests and the line that says why
  * (bounded; the output is the guest's, untrusted). */
 void	 st_parse(const char *text, size_t len, struct st_test *t);
+/*
+ * KUnit: VARIANT+kunit (uml/kernel/kunit.config) booted once; its suites
+ * ran at boot and each one's debugfs results is read into run, a test per
+ * suite (st_kunit_parse, on the guest's output).  0, or -1 with err.
+ */
+int	 st_kunit(const struct st_req *req, struct st_run *run, char *err,
+	    size_t errlen);
+void	 st_kunit_parse(const char *text, size_t len, struct st_run *run);
 /* The run as KTAP, a line per test and its subtests' failures as
  * diagnostics. */
 void	 st_ktap(const struct st_run *run, FILE *f);

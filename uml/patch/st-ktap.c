@@ -113,8 +113,17 @@ st_parse(const char *text, size_t len, struct st_test *t)
 		}
 		p = nl ? nl + 1 : end;
 	}
-	if (t->status == ST_SKIP && skipline != NULL)
-		clean_copy(t->reason, sizeof t->reason, skipline, skipn);
+	if (t->status == ST_SKIP && skipline != NULL) {
+		/* "1..0 # SKIP why", "ok 1 # SKIP why": the why */
+		const char	*w = memmem(skipline, skipn, "SKIP", 4) + 4;
+		size_t		 wn = skipn - (size_t)(w - skipline);
+
+		while (wn > 0 && (*w == ' ' || *w == ':')) {
+			w++;
+			wn--;
+		}
+		clean_copy(t->reason, sizeof t->reason, wn ? w : skipline, wn ? wn : skipn);
+	}
 	else if (t->status != ST_PASS && t->status != ST_SKIP && firstfail != NULL)
 		clean_copy(t->reason, sizeof t->reason, firstfail, failn);
 	else if (t->status != ST_PASS && t->status != ST_SKIP && bail != NULL)
@@ -127,6 +136,59 @@ st_parse(const char *text, size_t len, struct st_test *t)
 		size_t	 k = strspn(r, " \t#");
 
 		memmove(r, r + k, strlen(r + k) + 1);
+	}
+}
+
+/*
+ * The KUnit results a +kunit guest printed: "=== SUITE" then the suite's
+ * debugfs results (its KTAP: cases indented, the suite's own line last),
+ * each suite a test of run (selftests.h).
+ */
+void
+st_kunit_parse(const char *text, size_t len, struct st_run *run)
+{
+	const char	*p = text, *end = text + len;
+
+	memset(run, 0, sizeof *run);
+	run->v = xcalloc(ST_MAX_TESTS, sizeof *run->v);
+	while (p < end) {
+		const char	*nl = memchr(p, '\n', (size_t)(end - p)), *q, *sect;
+		size_t		 n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct st_test	*t;
+		int		 ok = -1, skip = 0;
+
+		if (n < 5 || memcmp(p, "=== ", 4) != 0 || run->n >= ST_MAX_TESTS) {
+			p = nl ? nl + 1 : end;
+			continue;
+		}
+		t = &run->v[run->n++];
+		clean_copy(t->name, sizeof t->name, p + 4, n - 4);
+		/* the section: up to the next "=== " line */
+		sect = q = nl ? nl + 1 : end;
+		while (q < end && !(end - q >= 4 && memcmp(q, "=== ", 4) == 0)) {
+			const char	*e = memchr(q, '\n', (size_t)(end - q));
+			size_t		 m = e ? (size_t)(e - q) : (size_t)(end - q);
+
+			/* the suite's own result: a line not indented */
+			if (m >= 3 && memcmp(q, "ok ", 3) == 0) {
+				ok = 1;
+				skip = memmem(q, m, "# SKIP", 6) != NULL;
+			} else if (m >= 7 && memcmp(q, "not ok ", 7) == 0)
+				ok = 0;
+			q = e ? e + 1 : end;
+		}
+		t->status = ok == 1 ? (skip ? ST_SKIP : ST_PASS) : ST_FAIL;
+		t->code = ok == 1 ? 0 : 1;
+		st_parse(sect, (size_t)(q - sect), t);
+		/* the suite's own line is not one of its cases */
+		if (ok != -1 && t->nsubs > 0 && t->nsubs < ST_MAX_SUBS) {
+			t->nsubs--;
+			if (ok == 0)
+				t->nfailed--;
+		}
+		if (ok == -1)
+			snprintf(t->reason, sizeof t->reason, "no result line for the suite");
+		p = q;
 	}
 }
 
