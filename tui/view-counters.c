@@ -301,16 +301,17 @@ counters_draw(struct frame *f)
 	for (int i = 0; i < nprocs; i++) {
 		const struct proc_row	*p = &procs[i];
 		const struct pidstatus	*s = &p->st;
-		long long		 gap = (long long)(s->rss_anon + s->rss_file + s->rss_shmem) -
-		    (long long)p->resident * 4;
+		/* in double: a guest's counters may be anything up to 2^64 */
+		double			 gap = ((double)s->rss_anon + (double)s->rss_file +
+		    (double)s->rss_shmem) - (double)p->resident * 4;
 
 		if (!p->have_status) {
 			fr_printf(f, line++, 0, C_DIM, "%6d (status not readable)", p->pid);
 			continue;
 		}
-		x = fr_printf(f, line, 0, C_NORM, "%6d %-12.12s %3d %8llu %8llu %7llu %6llu %8llu %+5lld ",
+		x = fr_printf(f, line, 0, C_NORM, "%6d %-12.12s %3d %8llu %8llu %7llu %6llu %8.0f %+5.0f ",
 		    p->pid, s->name, s->threads, s->rss_anon, s->rss_file, s->rss_shmem,
-		    s->vm_swap, p->resident * 4, gap);
+		    s->vm_swap, (double)p->resident * 4, gap);
 
 		if (s->mode[0] && mode_switched(p->pid, data_now))
 			fr_printf(f, line, x, C_MARK, ">%s", s->mode);
@@ -352,8 +353,8 @@ counters_draw(struct frame *f)
 			fmt_count(r, sizeof(r), grates[i].per_s);
 		else
 			snprintf(r, sizeof(r), "-");
-		fr_printf(f, line++, 0, C_NORM, "%-24s %11llu %11llu %+8lld %8llu %10s", gcs[i].name,
-		    g, zs, (long long)g - (long long)zs, gcs[i].zone ? drift_bound() : 0ULL, r);
+		fr_printf(f, line++, 0, C_NORM, "%-24s %11llu %11llu %+8.0f %8llu %10s", gcs[i].name,
+		    g, zs, (double)g - (double)zs, gcs[i].zone ? drift_bound() : 0ULL, r);
 	}
 }
 
