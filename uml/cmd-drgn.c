@@ -25,11 +25,11 @@ drgn_main(int argc, char **argv)
 		{ "gens", required_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char		*f[] = { "info", NULL }, *name = NULL, *expr = NULL;
+	const char		*name = NULL, *expr = NULL;
 	const char		*gens = NULL, *py, *av[32];
 	struct gdb_kernel	 k;
-	char			*r, *mod, *dbg, *dk, state[32], pid[32];
-	char			 variant[256], kernel[4096];
+	struct ctl_guest	 cg;
+	char			*mod, *dbg, *dk, *variant, *kernel, pid[32];
 	int			 c, n = 0, i;
 
 	for (;;) {
@@ -56,19 +56,10 @@ drgn_main(int argc, char **argv)
 	if (optind < argc && access(argv[optind], R_OK) < 0)
 		fatal("%s", argv[optind]);
 	cmd_need_guest(name);
-	if ((r = ctl_call(name, f, NULL, 0, NULL)) == NULL ||
-	    strncmp(r, "ok", 2) != 0)
-		fatalx("guest %s: no answer from its supervisor", name);
-	ctl_field(r, "state", state, sizeof state);
-	ctl_field(r, "uml_pid", pid, sizeof pid);
-	ctl_field(r, "kernel", kernel, sizeof kernel);
-	ctl_field(r, "variant", variant, sizeof variant);
-	free(r);
-	if (strcmp(state, "running") != 0)
-		fatalx("guest %s is %s: nothing to read (umkit stop %s)",
-		    name, state, name);
-	if (strtol(pid, NULL, 10) <= 1)
-		fatalx("guest %s: its supervisor knows no UML process", name);
+	ctl_running(name, "read", &cg);
+	snprintf(pid, sizeof pid, "%ld", cg.uml_pid);
+	kernel = cg.kernel;
+	variant = cg.variant;
 	if (gdb_kernel_find(kernel, &k) < 0)
 		fatal("guest %s: its kernel %s", name, kernel);
 	if (!k.debuginfo || k.obj == NULL) {

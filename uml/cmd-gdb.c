@@ -17,9 +17,10 @@
 static int
 gdb_main(int argc, char **argv)
 {
-	const char		*f[] = { "info", NULL }, *batch = NULL, *name;
+	const char		*batch = NULL, *name;
 	struct gdb_kernel	 k;
-	char			*r, *setup, *dir, state[32], pid[32], kernel[4096];
+	struct ctl_guest	 cg;
+	char			*setup, *dir, *kernel;
 	long			 upid;
 	int			 c, rc;
 
@@ -42,18 +43,9 @@ gdb_main(int argc, char **argv)
 	if (optind < argc)
 		optind++;
 	cmd_need_guest(name);
-	if ((r = ctl_call(name, f, NULL, 0, NULL)) == NULL ||
-	    strncmp(r, "ok", 2) != 0)
-		fatalx("guest %s: no answer from its supervisor", name);
-	ctl_field(r, "state", state, sizeof state);
-	ctl_field(r, "uml_pid", pid, sizeof pid);
-	ctl_field(r, "kernel", kernel, sizeof kernel);
-	free(r);
-	if (strcmp(state, "running") != 0)
-		fatalx("guest %s is %s: nothing to attach to (umkit stop %s)",
-		    name, state, name);
-	if ((upid = strtol(pid, NULL, 10)) <= 1)
-		fatalx("guest %s: its supervisor knows no UML process", name);
+	ctl_running(name, "attach to", &cg);
+	upid = cg.uml_pid;
+	kernel = cg.kernel;
 	if (gdb_traced(upid))
 		fatalx("guest %s: a debugger is attached to its kernel already",
 		    name);

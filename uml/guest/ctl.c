@@ -283,3 +283,24 @@ ctl_stop(const char *name)
 	free(dir);
 	return 0;
 }
+
+/* A running guest's state, UML pid, kernel and variant (ctl.h). */
+void
+ctl_running(const char *name, const char *what, struct ctl_guest *g)
+{
+	const char	*f[] = { "info", NULL };
+	char		*r, pid[32];
+
+	if ((r = ctl_call(name, f, NULL, 0, NULL)) == NULL || strncmp(r, "ok", 2) != 0)
+		fatalx("guest %s: no answer from its supervisor", name);
+	ctl_field(r, "state", g->state, sizeof g->state);
+	ctl_field(r, "uml_pid", pid, sizeof pid);
+	ctl_field(r, "kernel", g->kernel, sizeof g->kernel);
+	ctl_field(r, "variant", g->variant, sizeof g->variant);
+	free(r);
+	if (strcmp(g->state, "running") != 0)
+		fatalx("guest %s is %s: nothing to %s (umkit stop %s)", name,
+		    g->state, what, name);
+	if ((g->uml_pid = strtol(pid, NULL, 10)) <= 1)
+		fatalx("guest %s: its supervisor knows no UML process", name);
+}

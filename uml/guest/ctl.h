@@ -62,6 +62,21 @@ int	ctl_exec_io(const char *name, char *const argv[], int timeout_s,
  */
 int	ctl_stop(const char *name);
 
+/* What a running guest's supervisor says of it (ctl_running). */
+struct ctl_guest {
+	char	state[32];
+	long	uml_pid;	/* UML's main process */
+	char	kernel[4096];	/* the kernel binary */
+	char	variant[256];
+};
+
+/*
+ * Ask guest name's supervisor what it runs; exits with one line when the
+ * guest is not there, does not answer, is not running ("nothing to
+ * <what>") or has no UML process.
+ */
+void	ctl_running(const char *name, const char *what, struct ctl_guest *g);
+
 /* The value of key in an info reply's key=value lines, copied into out
  * ("-" when absent); returns out. */
 const char *ctl_field(const char *text, const char *key, char *out,
