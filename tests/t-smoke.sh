@@ -97,6 +97,11 @@ is "... and no variant was written" "$(ls build/smoke | wc -l)" "$nsm"
 printf 'garbage\n\001\002\n' > $tmp/garbage.patch
 out=$("$UMKIT" smoke --bench none $tmp/garbage.patch 2>&1); rc=$?
 like "a file with no patch in it: exit 2, the file named" "$rc:$out" "^2:smoke: input +FAIL: $tmp/garbage.patch: no patch found"
+out=$("$UMKIT" smoke --hash $F/good.patch $tmp/garbage.patch 2>&1); rc=$?
+like "... also among patch files: exit 2, that file named" "$rc:$out" "^2:smoke: input +FAIL: $tmp/garbage.patch: no patch found"
+out=$("$UMKIT" smoke --hash $F/fp/*.patch 2>&1); rc=$?
+is "format-patch files with their cover letter (*.patch): the cover letter skipped" \
+	"$rc:$(vid "$out")" "0:$want"
 # thread.mbox with its patch renumbered 1/2: part 2/2 is missing.
 sed 's/^Subject: \[PATCH 1\/1\]/Subject: [PATCH 1\/2]/' $F/thread.mbox > $tmp/missing.mbox
 out=$("$UMKIT" smoke --bench none $tmp/missing.mbox 2>&1); rc=$?

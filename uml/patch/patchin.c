@@ -1309,6 +1309,14 @@ patchin_file1(const char *input, struct pset *files, char *err, size_t errlen)
 		pset_free(&in);
 		return 0;
 	}
+	/* a file named on its own with no diff, and not a cover letter or
+	 * a reply, is a mistake to say, not to skip */
+	if (in.v[0].diff == NULL && in.v[0].err == NULL && !in.v[0].is_reply &&
+	    !(in.v[0].total > 0 && in.v[0].num == 0)) {
+		snprintf(err, errlen, "%s: no patch found (no diff in it)", input);
+		pset_free(&in);
+		return -1;
+	}
 	take(files, &in.v[0]);
 	pset_free(&in);
 	return 1;

@@ -125,11 +125,27 @@ smoke_flush_files(struct smoke *s, struct pset *files, struct pset *ps, char *er
 	struct pset	 got;
 	int		 i;
 
+	char		*first, *msg;
+	int		 nf = files->n;
+
 	if (files->n == 0)
 		return 0;
+	first = xstrdup(files->v[0].origin);
 	pset_init(&got);
-	if (pset_select(files, &got, &sel, err, errlen) < 0)
+	if (pset_select(files, &got, &sel, err, errlen) < 0) {
+		/* name the file(s), unless the message does */
+		if (strncmp(err, first, strlen(first)) != 0) {
+			msg = xstrdup(err);
+			if (nf == 1)
+				snprintf(err, errlen, "%s: %s", first, msg);
+			else
+				snprintf(err, errlen, "%s and %d more: %s", first, nf - 1, msg);
+			free(msg);
+		}
+		free(first);
 		return -1;
+	}
+	free(first);
 	for (i = 0; i < got.n; i++) {
 		ps->v = xrealloc(ps->v, (ps->n + 1) * sizeof *ps->v);
 		ps->v[ps->n++] = got.v[i];
