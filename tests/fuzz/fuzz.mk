@@ -137,6 +137,20 @@ $(B)/fuzz/fuzz-resultline: tests/fuzz/fuzz-resultline.c $(FUZZ_RESULTLINE_SRCS) 
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -ljansson -lm
 $(eval $(call fuzz_run,resultline,16384,tests/fuzz-corpus-resultline,-close_fd_mask=2))
 
+# --- a control-socket request (uml/guest/ctl-req.c) ---------------------------
+$(LT)/fuzz-ctl-replay: tests/fuzz/fuzz-ctl.c tests/fuzz/replay.c uml/guest/ctl-req.c \
+		uml/util-core.c uml/guest/ctl.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml \
+		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-ctl"' -o $@ $(filter %.c,$^)
+UNIT_TESTS	+= $(LT)/fuzz-ctl-replay
+
+$(B)/fuzz/fuzz-ctl: tests/fuzz/fuzz-ctl.c uml/guest/ctl-req.c uml/util-core.c \
+		uml/guest/ctl.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+$(eval $(call fuzz_run,ctl,4096,tests/fuzz-corpus-ctl))
+
 # --- a selftest's output: its KTAP subtests (uml/patch/st-ktap.c) ------------
 $(LT)/fuzz-ktap-replay: tests/fuzz/fuzz-ktap.c tests/fuzz/replay.c uml/patch/st-ktap.c \
 		uml/util-core.c uml/patch/selftests.h

@@ -62,6 +62,26 @@ int	ctl_exec_io(const char *name, char *const argv[], int timeout_s,
  */
 int	ctl_stop(const char *name);
 
+/* A request as the supervisor reads it (ctl-req.c). */
+enum ctl_req_kind {
+	CTL_REQ_BAD, CTL_REQ_EXEC, CTL_REQ_TRACE, CTL_REQ_CONSOLE, CTL_REQ_INFO,
+	CTL_REQ_STOP
+};
+struct ctl_req {
+	enum ctl_req_kind kind;
+	char		**argv;		/* exec: the fields after "exec" (allocated,
+					   pointing into the buffer), argc of them */
+	int		  argc;
+	const char	 *arg;		/* trace: the path */
+	const char	 *why;		/* CTL_REQ_BAD: what is wrong */
+};
+/*
+ * Read the request of len bytes in buf (CTL_MSG_MAX + 1 bytes; made
+ * NUL-terminated at len) that came with nfds descriptors.  The caller
+ * frees r->argv.
+ */
+void	ctl_parse_request(char *buf, size_t len, int nfds, struct ctl_req *r);
+
 /* What a running guest's supervisor says of it (ctl_running). */
 struct ctl_guest {
 	char	state[32];

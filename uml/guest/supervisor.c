@@ -149,35 +149,26 @@ conn_main(void *arg)
 {
 	struct conn	*c = arg;
 	struct sup	*s = c->s;
-	char		*buf, **argv;
-	int		 fds[4], nfds = 0, i, n;
+	struct ctl_req	 req;
+	char		*buf;
+	int		 fds[4], nfds = 0, i;
 	ssize_t		 len;
-	size_t		 off;
 
 	buf = xmalloc(CTL_MSG_MAX + 1);
 	len = ctl_recv(c->fd, buf, fds, &nfds);
 	if (len <= 0)
 		goto out;
-	if (strcmp(buf, "exec") == 0) {
-		argv = xcalloc(len + 1, sizeof *argv);
-		n = 0;
-		for (off = strlen(buf) + 1; off < (size_t)len; off += strlen(buf + off) + 1)
-			argv[n++] = buf + off;
-		if (n < 2 || (nfds != 2 && nfds != 3)) {
-			reply(c->fd, "error malformed exec request");
-			free(argv);
-			goto out;
-		}
-		serve_exec(s, c->fd, argv, fds, nfds);
-		free(argv);
-	} else if (strcmp(buf, "trace") == 0 && (size_t)len > strlen(buf) + 1) {
-		serve_trace(s, c->fd, buf + strlen(buf) + 1);
-	} else if (strcmp(buf, "console") == 0) {
+	ctl_parse_request(buf, (size_t)len, nfds, &req);
+	if (req.kind == CTL_REQ_EXEC) {
+		serve_exec(s, c->fd, req.argv, fds, nfds);
+	} else if (req.kind == CTL_REQ_TRACE) {
+		serve_trace(s, c->fd, req.arg);
+	} else if (req.kind == CTL_REQ_CONSOLE) {
 		if (s->g.pty_fd < 0)
 			reply(c->fd, "error this guest has no console line");
 		else
 			ctl_send(c->fd, "ok", 2, &s->g.pty_fd, 1);
-	} else if (strcmp(buf, "info") == 0) {
+	} else if (req.kind == CTL_REQ_INFO) {
 		int	dead;
 
 		pthread_mutex_lock(&s->g.lock);
@@ -190,11 +181,14 @@ conn_main(void *arg)
 		    dead ? (guest_panicked(&s->g, 0) ? "panicked" : "dead") : "running",
 		    (int)s->g.kpid, (now_ms() - s->started) / 1000, s->mnt,
 		    s->g.kernel);
-	} else if (strcmp(buf, "stop") == 0) {
+	} else if (req.kind == CTL_REQ_STOP) {
 		reply(c->fd, "ok");
 		write_all(s->wake[1], "x", 1);
+	} else if (req.argv != NULL) {
+		reply(c->fd, "error %s", req.why);
 	} else
-		reply(c->fd, "error unknown request '%.40s'", buf);
+		reply(c->fd, "error %s '%.40s'", req.why, buf);
+	free(req.argv);
 out:
 	for (i = 0; i < nfds; i++)
 		close(fds[i]);
