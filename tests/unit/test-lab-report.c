@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lab/lab-out.h"
@@ -42,14 +41,7 @@ make_tmp(void **st)
 static int
 remove_tmp(void **st)
 {
-	char	*cmd[] = { "rm", "-rf", tmp, NULL };
-	pid_t	 pid = fork();
-
-	if (pid == 0) {
-		execvp(cmd[0], cmd);
-		_exit(127);
-	}
-	waitpid(pid, NULL, 0);
+	assert_int_equal(rm_tree(tmp), 0);
 	(void)st;
 	return 0;
 }

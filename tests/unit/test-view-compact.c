@@ -9,6 +9,7 @@
  */
 #include <sys/stat.h>
 
+#include "canvas-test.h"
 #include "tui-test.h"
 #include "tui.h"
 #include "util.h"
@@ -50,19 +51,7 @@ draw(int cols, int rows)
 static bool
 shows(const char *s)
 {
-	for (int y = 0; y < cv.rows; y++) {
-		char	line[4096];
-		size_t	n = 0;
-
-		for (int x = 0; x < cv.cols && n + 4 < sizeof(line); x++) {
-			memcpy(line + n, cv.c[y * cv.cols + x].ch, cv.c[y * cv.cols + x].len);
-			n += cv.c[y * cv.cols + x].len;
-		}
-		line[n] = '\0';
-		if (strstr(line, s))
-			return true;
-	}
-	return false;
+	return cv_shows(&cv, s);
 }
 
 /* The path of a fixture root. */

@@ -8,6 +8,7 @@
  */
 #include <sys/stat.h>
 
+#include "canvas-test.h"
 #include "tui-test.h"
 #include "tui.h"
 #include "util.h"
@@ -61,29 +62,13 @@ remove_root(void **st)
 	return 0;
 }
 
-/* Whether some row of the canvas contains s. */
+/* Whether some row of the canvas contains s; the frame printed if not. */
 static bool
 shows(const char *s)
 {
-	for (int y = 0; y < cv.rows; y++) {
-		char	line[4096];
-		size_t	n = 0;
-
-		for (int x = 0; x < cv.cols && n + 4 < sizeof(line); x++) {
-			memcpy(line + n, cv.c[y * cv.cols + x].ch, cv.c[y * cv.cols + x].len);
-			n += cv.c[y * cv.cols + x].len;
-		}
-		line[n] = '\0';
-		if (strstr(line, s))
-			return true;
-	}
-	/* not found: what was drawn, for the failure's report */
-	for (int y = 0; y < cv.rows; y++) {
-		print_message("# ");
-		for (int x = 0; x < cv.cols; x++)
-			print_message("%.*s", (int)cv.c[y * cv.cols + x].len, cv.c[y * cv.cols + x].ch);
-		print_message("\n");
-	}
+	if (cv_shows(&cv, s))
+		return true;
+	cv_dump(&cv, stderr);
 	return false;
 }
 
