@@ -820,6 +820,17 @@ take(struct pset *out, struct pmsg *m)
 	memset(m, 0, sizeof *m);
 }
 
+/* Move every message of in onto out, in order; in is left empty. */
+void
+pset_move(struct pset *out, struct pset *in)
+{
+	int	i;
+
+	for (i = 0; i < in->n; i++)
+		take(out, &in->v[i]);
+	pset_free(in);
+}
+
 /* Order a thread's patches; refuse gaps, duplicates and bad diffs. */
 int
 pset_select(struct pset *in, struct pset *out, struct pselect *sel,
@@ -1239,16 +1250,13 @@ read_buf(const char *origin, const char *buf, size_t len, struct pset *out,
     struct pselect *sel, char *err, size_t errlen)
 {
 	struct pset	in, got;
-	int		i;
 
 	pset_init(&in);
 	pset_init(&got);
 	patchin_buf(&in, origin, buf, len);
 	if (pset_select(&in, &got, sel, err, errlen) < 0)
 		return name_err(origin, err, errlen);
-	for (i = 0; i < got.n; i++)
-		take(out, &got.v[i]);
-	pset_free(&got);
+	pset_move(out, &got);
 	return 0;
 }
 

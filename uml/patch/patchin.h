@@ -55,6 +55,8 @@ struct pselect {
 
 void	pset_init(struct pset *);
 void	pset_free(struct pset *);
+/* Move every message of in onto the end of out; in is left empty. */
+void	pset_move(struct pset *out, struct pset *in);
 
 /*
  * Split buf into messages and extract each one's diff, appending them to

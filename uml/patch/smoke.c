@@ -123,8 +123,6 @@ smoke_flush_files(struct smoke *s, struct pset *files, struct pset *ps, char *er
 {
 	struct pselect	 sel = { .partial = 1, .files = 1 };
 	struct pset	 got;
-	int		 i;
-
 	char		*first, *msg;
 	int		 nf = files->n;
 
@@ -146,11 +144,7 @@ smoke_flush_files(struct smoke *s, struct pset *files, struct pset *ps, char *er
 		return -1;
 	}
 	free(first);
-	for (i = 0; i < got.n; i++) {
-		ps->v = xrealloc(ps->v, (ps->n + 1) * sizeof *ps->v);
-		ps->v[ps->n++] = got.v[i];
-	}
-	free(got.v);
+	pset_move(ps, &got);
 	if (sel.missing[0])
 		smoke_stage(s, "input", "note: not given: %s (the files named are "
 		    "taken as they are)", sel.missing);
