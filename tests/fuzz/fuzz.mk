@@ -137,33 +137,27 @@ $(B)/fuzz/fuzz-resultline: tests/fuzz/fuzz-resultline.c $(FUZZ_RESULTLINE_SRCS) 
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -ljansson -lm
 $(eval $(call fuzz_run,resultline,16384,tests/fuzz-corpus-resultline,-close_fd_mask=2))
 
-# --- a control-socket request (uml/guest/ctl-req.c) ---------------------------
-$(LT)/fuzz-ctl-replay: tests/fuzz/fuzz-ctl.c tests/fuzz/replay.c uml/guest/ctl-req.c \
-		uml/util-core.c uml/guest/ctl.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml \
-		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-ctl"' -o $@ $(filter %.c,$^)
-UNIT_TESTS	+= $(LT)/fuzz-ctl-replay
+# $(call fuzz_plain,NAME,SOURCES,MAX_LEN): a target that is
+# tests/fuzz/fuzz-NAME.c and SOURCES (the headers too, for make's
+# sake) and nothing else: its corpus replay in make test, make fuzz-NAME.
+define fuzz_plain
+$(LT)/fuzz-$(1)-replay: tests/fuzz/fuzz-$(1).c tests/fuzz/replay.c $(2)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $$(SAN_FLAGS) -iquote uml \
+		-DCORPUS='"$$(CURDIR)/tests/fuzz-corpus-$(1)"' -o $$@ $$(filter %.c,$$^)
+UNIT_TESTS	+= $(LT)/fuzz-$(1)-replay
 
-$(B)/fuzz/fuzz-ctl: tests/fuzz/fuzz-ctl.c uml/guest/ctl-req.c uml/util-core.c \
-		uml/guest/ctl.h
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
-$(eval $(call fuzz_run,ctl,4096,tests/fuzz-corpus-ctl))
+$(B)/fuzz/fuzz-$(1): tests/fuzz/fuzz-$(1).c $(2)
+	@mkdir -p $$(@D)
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ $$(filter %.c,$$^)
+$$(eval $$(call fuzz_run,$(1),$(3),tests/fuzz-corpus-$(1)))
+endef
+
+# --- a control-socket request (uml/guest/ctl-req.c) ---------------------------
+$(eval $(call fuzz_plain,ctl,uml/guest/ctl-req.c uml/util-core.c uml/guest/ctl.h,4096))
 
 # --- a selftest's output: its KTAP subtests (uml/patch/st-ktap.c) ------------
-$(LT)/fuzz-ktap-replay: tests/fuzz/fuzz-ktap.c tests/fuzz/replay.c uml/patch/st-ktap.c \
-		uml/util-core.c uml/patch/selftests.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml \
-		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-ktap"' -o $@ $(filter %.c,$^)
-UNIT_TESTS	+= $(LT)/fuzz-ktap-replay
-
-$(B)/fuzz/fuzz-ktap: tests/fuzz/fuzz-ktap.c uml/patch/st-ktap.c uml/util-core.c \
-		uml/patch/selftests.h
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
-$(eval $(call fuzz_run,ktap,65536,tests/fuzz-corpus-ktap))
+$(eval $(call fuzz_plain,ktap,uml/patch/st-ktap.c uml/util-core.c uml/patch/selftests.h,65536))
 
 # --- a guest's console: oops_find, smoke's report scan ------------------------
 # (the files around them link for their other functions, never called)
