@@ -42,10 +42,10 @@ tm send-keys -t t "cd '$TOP' && $UMKIT lab '$LAB'; echo EXIT=\$?" Enter
 step "the pane shows the first step" "ui · step 1/2: Fill tmpfs"
 step "the step's view is focused (overview)" "MemTotal"
 step "the pane shows the question" "Predict: Where do tmpfs pages go"
-step "Enter asks for the prediction" "your prediction \(a letter, a-b\): _" Enter
+step "the prediction is asked at once" "your prediction \(a letter, a-b\): _"
+step "Enter without an answer keeps asking" "your prediction \(a letter, a-b\): _" Enter
 step "a wrong kind of answer is refused" "not one of the choices; your prediction" 7 Enter
-step "Esc cancels the prompt" "Enter run · n next" Escape
-wait_for "F1 help" >/dev/null
+step "Esc cancels the prompt" "\(Enter: answer, then the step runs\)" Escape
 step "Enter asks again" "your prediction \(a letter, a-b\): _" Enter
 step "the answer runs the step; a right choice is marked" "your answer: a — right" a Enter
 step "the check gets a tick" "✓ meminfo.Shmem >= 8000"
@@ -80,6 +80,8 @@ no_leftovers "Ctrl-C leaves no guest, mount or run/ entry"
 tm send-keys -t t "clear; $UMKIT lab '$LAB' --reset; echo EXIT=\$?" Enter
 step "--reset starts afresh" "step 1/2: Fill tmpfs"
 check "--reset removed the old results" test ! -e "$res"
+step "the unanswered prediction is asked again" "your prediction \(a letter" 
+step "Esc leaves the prompt" "\(Enter: answer, then the step runs\)" Escape
 tm send-keys -t t q
 step "q again" "EXIT="
 no_leftovers "nothing left after the third run"

@@ -9,11 +9,21 @@
  *                     per packet, a word and its argument:
  *     runner -> TUI   "pane\n" + lines, each "S text" with S a style
  *                     letter: T title, N normal, D dim, G good, W bad,
- *                     Q question; "view NAME"; "prompt TEXT" (read an
- *                     answer); "say TEXT" (status line); "reopen" (the
- *                     guest was rebooted: reopen the root)
+ *                     Q question, P paragraph, I input; "view NAME";
+ *                     "prompt TEXT" (read an answer); "say TEXT" (status
+ *                     line); "reopen" (the guest was rebooted: reopen the
+ *                     root)
  *     TUI -> runner   "key enter|next|back|hint"; "answer TEXT" (empty:
  *                     cancelled).  Closing the socket means the TUI quit.
+ *
+ * Lines are word-wrapped to the pane's width (continuations keep the
+ * line's indentation).  Consecutive P lines are one paragraph, joined
+ * and re-flowed: an empty P line ends it (and stays an empty line), and
+ * a P line starting with two blanks or more (code, a table, an indented
+ * list) is a line of its own.  While a prompt reads an answer, the I
+ * line shows the prompt, the answer typed so far and the keys; without
+ * a prompt it shows its text, dim.  A pane with no I line in view has
+ * the prompt in the status line instead.
  */
 #include <curses.h>
 #include <errno.h>
@@ -38,6 +48,7 @@ static struct {
 	char		 say[160];
 	bool		 reopen;
 	bool		 prompting;	/* reading an answer */
+	bool		 prompt_shown;	/* the last draw showed it (an I line) */
 	char		 prompt[160];
 	char		 input[64];
 	int		 scroll;
@@ -174,13 +185,14 @@ lab_pane_take_reopen(void)
 	return r;
 }
 
-/* The answer line for the status bar while prompting, else NULL. */
+/* The answer line for the status bar while prompting and the pane
+ * (pane_shown: it is on the screen) does not show it, else NULL. */
 const char *
-lab_pane_prompt(void)
+lab_pane_prompt(bool pane_shown)
 {
 	static char	line[320];
 
-	if (!P.prompting)
+	if (!P.prompting || (pane_shown && P.prompt_shown))
 		return NULL;
 	snprintf(line, sizeof(line), " %s %s_  (Enter: answer, Esc: cancel) ",
 	    P.prompt, P.input);
@@ -188,9 +200,10 @@ lab_pane_prompt(void)
 }
 
 /* A key: while prompting every key edits the answer; otherwise the lab
- * keys go to the runner.  Returns true when the key was consumed. */
+ * keys go to the runner when the pane is shown.  Returns true when the
+ * key was consumed. */
 bool
-lab_pane_key(int ch)
+lab_pane_key(int ch, bool pane_shown)
 {
 	size_t	n = strlen(P.input);
 	char	msg[96];
@@ -199,6 +212,8 @@ lab_pane_key(int ch)
 		return false;
 	if (P.prompting) {
 		if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+			if (n == 0)
+				return true;	/* no answer yet: Esc cancels */
 			snprintf(msg, sizeof(msg), "answer %s", P.input);
 			send_msg(msg);
 			P.prompting = false;
@@ -214,6 +229,8 @@ lab_pane_key(int ch)
 		}
 		return true;
 	}
+	if (!pane_shown)
+		return false;
 	switch (ch) {
 	case '\r': case '\n': case KEY_ENTER: send_msg("key enter"); return true;
 	case 'n': send_msg("key next"); return true;
@@ -235,42 +252,130 @@ style_attr(char s)
 	case 'G': return C_GOOD;
 	case 'W': return C_WARN;
 	case 'Q': return C_MARK;
+	case 'I': return C_DIM;
 	default: return C_NORM;
 	}
 }
 
-/* Draw one logical line word-wrapped into the frame (continuations keep
- * its indentation); returns the next line number. */
-static int
-wrap_line(struct frame *f, int line, int attr, const char *s)
+/* Bytes of s's longest prefix that fits in cols columns (a UTF-8
+ * character takes one column, as on the canvas). */
+static size_t
+fit_bytes(const char *s, int cols)
 {
-	int	w = f->w > 8 ? f->w : 8, indent = 0, off = 0;
-	char	tmp[1024];
+	size_t	i = 0;
+
+	while (s[i] != '\0' && cols > 0) {
+		i++;
+		while (((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		cols--;
+	}
+	return i;
+}
+
+/* Draw one logical line word-wrapped into the frame from column col
+ * (continuations keep its indentation); returns the next line number,
+ * and in *end (if not NULL) the column after the text on its last row. */
+static int
+wrap_at(struct frame *f, int line, int col, int attr, const char *s, int *end)
+{
+	int	 w = f->w > 8 ? f->w : 8, indent = 0, off = col;
+	char	*tmp = xmalloc(strlen(s) + 1);
 
 	while (s[indent] == ' ' && indent < w / 2)
 		indent++;
+	if (off >= w)
+		off = indent, line++;
 	do {
-		size_t	take = strlen(s), avail = (size_t)(w - off);
+		size_t	take = fit_bytes(s, w - off);
 
-		if (take > avail) {
+		if (s[take] != '\0') {
 			/* break at the last blank that fits */
-			take = avail;
-			while (take > 1 && s[take] != ' ')
-				take--;
-			if (take <= 1)
-				take = avail;
+			size_t	b = take;
+
+			while (b > 0 && s[b] != ' ')
+				b--;
+			if (b > 0)
+				take = b;
+			else if (off > indent) {
+				/* a word too long for what is left: next row */
+				off = indent;
+				line++;
+				continue;
+			}
 		}
-		if (take > sizeof(tmp) - 1 - (size_t)off)
-			take = sizeof(tmp) - 1 - (size_t)off;
-		memset(tmp, ' ', (size_t)off);
-		memcpy(tmp + off, s, take);
-		tmp[off + (int)take] = '\0';
-		fr_text(f, line++, 0, attr, tmp);
+		if (take == 0)
+			take = fit_bytes(s, 1);
+		memcpy(tmp, s, take);
+		tmp[take] = '\0';
+		off = fr_text(f, line++, off, attr, tmp);
 		s += take;
 		while (*s == ' ')
 			s++;
-		off = indent;
+		if (*s != '\0')
+			off = indent;
 	} while (*s != '\0');
+	free(tmp);
+	if (end != NULL)
+		*end = off;
+	return line;
+}
+
+/* Draw one logical line word-wrapped; returns the next line number. */
+static int
+wrap_line(struct frame *f, int line, int attr, const char *s)
+{
+	return wrap_at(f, line, 0, attr, s, NULL);
+}
+
+/* The I line while prompting: the prompt and the answer so far, a
+ * cursor mark, then the keys; returns the next line number. */
+static int
+draw_prompt(struct frame *f, int line)
+{
+	char	*q = xasprintf("  %s %s_", P.prompt, P.input);
+	int	 end, next;
+
+	if (line >= f->scroll && line < f->scroll + f->h)
+		P.prompt_shown = true;
+	next = wrap_at(f, line, 0, C_MARK, q, &end);
+	free(q);
+	return wrap_at(f, next - 1, end + 2, C_DIM, "(Enter: answer, Esc: cancel)", NULL);
+}
+
+/* A paragraph being joined from P lines. */
+struct para {
+	char	*s;
+	size_t	 len, cap;
+};
+
+/* Add a P line's words to the paragraph. */
+static void
+para_add(struct para *pa, const char *s)
+{
+	size_t	n;
+
+	while (*s == ' ')
+		s++;
+	n = strlen(s);
+	if (pa->len + n + 2 > pa->cap) {
+		pa->cap = (pa->len + n + 2) * 2;
+		pa->s = xrealloc(pa->s, pa->cap);
+	}
+	if (pa->len > 0)
+		pa->s[pa->len++] = ' ';
+	memcpy(pa->s + pa->len, s, n + 1);
+	pa->len += n;
+}
+
+/* Draw the paragraph (if any) re-flowed and empty it; returns the next
+ * line number. */
+static int
+para_flush(struct frame *f, int line, struct para *pa)
+{
+	if (pa->len > 0)
+		line = wrap_line(f, line, C_NORM, pa->s);
+	pa->len = 0;
 	return line;
 }
 
@@ -278,9 +383,11 @@ wrap_line(struct frame *f, int line, int attr, const char *s)
 void
 lab_pane_draw(struct frame *f)
 {
-	int	 line = 0;
-	char	*copy, *p, *nl;
+	struct para	 pa = { 0 };
+	int		 line = 0;
+	char		*copy, *p, *nl, *text;
 
+	P.prompt_shown = false;
 	if (P.file != NULL && P.rc < 0) {
 		fr_text(f, line++, 0, C_TITLE, "Lab");
 		fr_printf(f, line, 0, C_WARN, "%s: %s", P.file, strerror(-P.rc));
@@ -296,15 +403,25 @@ lab_pane_draw(struct frame *f)
 		nl = strchr(p, '\n');
 		if (nl)
 			*nl = '\0';
+		text = p[0] != '\0' && p[1] == ' ' ? p + 2 : p + (p[0] != '\0');
 		if (P.file != NULL)
 			fr_text(f, line++, 0, C_NORM, p);
-		else if (*p != '\0')
-			line = wrap_line(f, line, style_attr(p[0]), p[1] == ' ' ? p + 2 : p + 1);
-		else
-			line++;
+		else if (p[0] == 'P' && text[0] != '\0' && strncmp(text, "  ", 2) != 0)
+			para_add(&pa, text);
+		else {
+			line = para_flush(f, line, &pa);
+			if (*p == '\0' || *text == '\0')
+				line++;
+			else if (p[0] == 'I' && P.prompting)
+				line = draw_prompt(f, line);
+			else
+				line = wrap_line(f, line, style_attr(p[0]), text);
+		}
 		if (!nl)
 			break;
 	}
+	line = para_flush(f, line, &pa);
+	free(pa.s);
 	free(copy);
 	if (P.scroll > 0 && P.scroll >= line)
 		P.scroll = line > 0 ? line - 1 : 0;

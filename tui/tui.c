@@ -148,8 +148,9 @@ draw_tabs(struct canvas *cv)
 static void
 draw_status(struct canvas *cv, double now)
 {
-	char	src[160], line[512], rate[48];
-	int	y = cv->rows - 1, x;
+	const char	*prompt = lab_pane_prompt(lab_pane_on() && T.lab_shown);
+	char		 src[160], line[512], rate[48];
+	int		 y = cv->rows - 1, x;
 
 	for (int i = 0; i < cv->cols; i++)
 		cv_text(cv, y, i, cv->cols, C_STATUS, " ");
@@ -162,7 +163,7 @@ draw_status(struct canvas *cv, double now)
 		    T.interval_ms);
 	/* An error must fit: a long root path gives way, the source's kind
 	 * ("live", the label's first word) and the path's end kept. */
-	if (T.src.err[0] && !lab_pane_prompt() && !(T.msg[0] && now < T.msg_until)) {
+	if (T.src.err[0] && !prompt && !(T.msg[0] && now < T.msg_until)) {
 		int	room = cv->cols - 17 - (int)strlen(T.src.err) - (int)strlen(rate) - 5;
 		int	len = (int)strlen(src),
 		    kind = (int)strcspn(src, " ") + 1;
@@ -180,8 +181,8 @@ draw_status(struct canvas *cv, double now)
 	}
 	snprintf(line, sizeof(line), " %s | %s ", src, rate);
 	x = cv_text(cv, y, 0, cv->cols, C_STATUS, line);
-	if (lab_pane_prompt())
-		x = cv_text(cv, y, x, cv->cols, C_MARK, lab_pane_prompt());
+	if (prompt)
+		x = cv_text(cv, y, x, cv->cols, C_MARK, prompt);
 	else if (T.msg[0] && now < T.msg_until)
 		x = cv_text(cv, y, x, cv->cols, C_STATUS, T.msg);
 	else if (T.src.err[0])
@@ -259,7 +260,7 @@ key(int ch)
 {
 	int	page = T.cv.rows - 3 > 1 ? T.cv.rows - 3 : 1;
 
-	if (T.lab_shown && lab_pane_key(ch))
+	if (lab_pane_key(ch, T.lab_shown))
 		return true;
 	if (T.view->key(ch))
 		return update(false), true;

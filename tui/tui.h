@@ -155,10 +155,12 @@ bool	lab_pane_read(void);
 const char *lab_pane_take_view(void);
 const char *lab_pane_take_say(void);
 bool	lab_pane_take_reopen(void);
-/* The answer being typed, for the status line; NULL when not asking. */
-const char *lab_pane_prompt(void);
-/* Lab keys (Enter, n, b, H, j, k) and typed answers; true: consumed. */
-bool	lab_pane_key(int ch);
+/* The answer being typed, for the status line; NULL when not asking or
+ * when the pane (pane_shown: it is on the screen) shows it. */
+const char *lab_pane_prompt(bool pane_shown);
+/* Typed answers, and the lab keys (Enter, n, b, H, j, k) when the pane
+ * is shown; true: consumed. */
+bool	lab_pane_key(int ch, bool pane_shown);
 void	lab_pane_draw(struct frame *);
 
 /* ---- views -------------------------------------------------------------- */

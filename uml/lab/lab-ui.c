@@ -115,7 +115,7 @@ send_pane(struct ui *u)
 		nl = strchr(q, '\n');
 		if (nl)
 			*nl = '\0';
-		pl(&t, 'N', "%s", q);
+		pl(&t, 'P', "%s", q);
 	}
 	free(text);
 	if (st->ask.kind != LQ_NONE) {
@@ -123,8 +123,9 @@ send_pane(struct ui *u)
 		pl(&t, 'Q', "Predict: %s", st->ask.question);
 		for (j = 0; j < st->ask.nchoices; j++)
 			pl(&t, 'N', "  %c) %s", st->ask.choices[j].key, st->ask.choices[j].text);
+		/* 'I': where the TUI reads the answer */
 		if (!p->answered)
-			pl(&t, 'D', "  (Enter: answer, then the step runs)");
+			pl(&t, 'I', "  (Enter: answer, then the step runs)");
 		else if (!p->judged)
 			pl(&t, 'N', "  your answer: %s%s", p->answer,
 			    p->truth_err[0] ? "  (could not be judged)" : "");
@@ -136,6 +137,9 @@ send_pane(struct ui *u)
 			lab_fmt_num(ls, sizeof ls, p->truth);
 			pl(&t, 'W', "  your answer: %s — it was %s", p->answer, ls);
 		}
+		if (p->answered && !u->exam && u->state[u->cur] == NOT_RUN &&
+		    u->running != u->cur)
+			pl(&t, 'I', "  (Enter: answer again, then the step runs)");
 	}
 	if (u->nlog > 0) {
 		pl(&t, 'N', "%s", "");
@@ -359,6 +363,8 @@ progress_load(struct ui *u)
 
 /* ---- keys -------------------------------------------------------------- */
 
+static void	ask(struct ui *, const char *);
+
 /* Show step i (its view too); ui.lock held. */
 static void
 show_step(struct ui *u, int i)
@@ -373,6 +379,11 @@ show_step(struct ui *u, int i)
 	if (u->lab->steps[i].view != NULL)
 		tui_send(u, "view %s", u->lab->steps[i].view);
 	send_pane(u);
+	/* a question waiting for its answer is asked at once (after the
+	 * pane, which holds its 'I' line): what the student types then goes
+	 * to the answer, not to the views */
+	if (u->lab->steps[i].ask.kind != LQ_NONE && !u->s->pred[i].answered)
+		ask(u, NULL);
 }
 
 /* Ask the step's question through the TUI's prompt (why: the reason
