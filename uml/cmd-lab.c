@@ -14,6 +14,7 @@
 #include "lab/lab-batch.h"
 #include "lab/lab-cat.h"
 #include "lab/lab-out.h"
+#include "lab/lab-run.h"
 #include "umkit.h"
 #include "util.h"
 
@@ -35,6 +36,9 @@ lab_main(int argc, char **argv)
 		{ "exercise", required_argument, NULL, 'e' },
 		{ "base-kernel", required_argument, NULL, 'k' },
 		{ "trust", no_argument, NULL, 'T' },
+		{ "answers", required_argument, NULL, 'A' },
+		{ "student", required_argument, NULL, 'S' },
+		{ "seal", required_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct lab_opts	 o;
@@ -62,6 +66,20 @@ lab_main(int argc, char **argv)
 		case 'v': o.verbose = true; break;
 		case 'e': o.exercise = optarg; break;
 		case 'T': lab_trust_all(); break;
+		case 'A':
+			if (strcmp(optarg, "right") == 0)
+				o.autoans = LAB_AUTO_RIGHT;
+			else if (strcmp(optarg, "wrong") == 0)
+				o.autoans = LAB_AUTO_WRONG;
+			else
+				fatalx("--answers %s: want right or wrong", optarg);
+			break;
+		case 'S':
+			if (*optarg == '\0' || strlen(optarg) > 64)
+				fatalx("--student: want a name of 1-64 characters");
+			setenv("UMKIT_STUDENT", optarg, 1);
+			break;
+		case 'Z': return lab_seal(optarg);
 		case 'k':
 			if (access(optarg, X_OK) < 0)
 				fatal("--base-kernel %s", optarg);
@@ -96,6 +114,8 @@ lab_main(int argc, char **argv)
 		paths = xcalloc(1, sizeof *paths);
 		paths[0] = lab_resolve(argv[0]);
 	}
+	if (o.autoans != LAB_AUTO_NONE && !o.batch)
+		fatalx("--answers goes with --batch");
 	if (o.batch)
 		rc = lab_batch(paths, n, &o);
 	else if (o.base_kernel != NULL)
@@ -110,7 +130,7 @@ lab_main(int argc, char **argv)
 
 const struct cmd cmd_lab = {
 	.name = "lab",
-	.usage = "lab [--list | --check LAB... | LAB|all [--batch] [--base-kernel K] [options] | report RESULTS...]",
+	.usage = "lab [--list | --check LAB... | --seal LAB | LAB|all [--batch] [--base-kernel K] [options] | report RESULTS...]",
 	.help =
 "Step through a lab: the TUI with the lab pane on a guest booted for the\n"
 "lab.  Each step shows its text, asks for a prediction, runs its commands\n"
@@ -121,7 +141,15 @@ const struct cmd cmd_lab = {
 "LAB is a number (2), a name (02-mglru or mglru) or a path to a .lab file.\n"
 "\n"
 "  --list          the labs with their time, level and kernel variants\n"
-"  --check LAB...  validate lab files without booting (FILE:LINE errors)\n"
+"  --check LAB...  validate lab files without booting (FILE:LINE errors,\n"
+"                  and warnings: a check that cannot fail, a lab whose\n"
+"                  student earns under half its points)\n"
+"  --seal LAB      print the lab with its choice answers and their\n"
+"                  explanations sealed (what make install ships)\n"
+"  --student ID    whose numbers: params and choice order are drawn from\n"
+"                  ID and the lab (default: $UMKIT_STUDENT, the user name)\n"
+"  --answers right|wrong  batch: answer the student's part (questions,\n"
+"                  goal steps, ab steps) rightly or wrongly (make test)\n"
 "  --batch         run unattended, print KTAP (one line per check); 'all'\n"
 "                  runs every lab\n"
 "  --junit FILE    also write JUnit XML      --json FILE  the JSON result\n"

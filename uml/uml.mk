@@ -20,7 +20,7 @@ LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/sandbox.c uml/tuiexec.c 
 		   $(addprefix uml/guest/,guest.c disk.c initrd.c elfdeps.c rundir.c watch.c \
 			gdb.c oops.c ctl.c ctl-req.c supervisor.c preflight.c exec.c) \
 		   uml/kernel/kbuild.c \
-		   $(addprefix uml/lab/,lab-file.c lab-expr.c lab-run.c lab-out.c \
+		   $(addprefix uml/lab/,lab-file.c lab-expr.c lab-run.c lab-out.c lab-key.c \
 			lab-ex.c lab-exbuild.c lab-ui.c lab-cat.c lab-state.c lab-batch.c) \
 		   $(addprefix uml/patch/,patchin.c pset-cov.c bench.c stats.c selftests.c st-ktap.c smoke.c \
 			smoke-stage.c smoke-boot.c smoke-cov.c compare-cov.c) \
@@ -37,14 +37,14 @@ $(LAUNCHER_OBJS): $(B)/obj/%.o: %.c
 $(B)/bin/umkit: $(LAUNCHER_OBJS) $(LINK_OBJS) $(MIRROR_OBJS) \
 		$(B)/lib/libumkit-parse.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS) -ljansson -lnettle -lpthread -lm
 
 # The launcher built with ASan and UBSan: tests/t-exec-asan.sh runs the
 # exec tests with it (it finds the checkout from build/tests/ too).
 $(B)/tests/umkit-asan: $(LAUNCHER_SRCS) $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
 		$(MIRROR_OBJS:$(B)/obj/%.o=%.c) $(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -iquote uml -Itui -o $@ $^ $(FUSE_LIBS) -ljansson -lpthread -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -iquote uml -Itui -o $@ $^ $(FUSE_LIBS) -ljansson -lnettle -lpthread -lm
 TEST_PROGS	+= $(B)/tests/umkit-asan
 
 # ./umkit is what users type; it finds the checkout from its own path.
@@ -86,5 +86,5 @@ ENGINE_TESTS	:= $(B)/tests/test-smoke $(B)/tests/test-lab-batch
 $(ENGINE_TESTS): $(B)/tests/%: tests/unit/%.c $(ENGINE_SRCS) $(B)/lib/libumkit-parse-san.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -iquote uml -Itui -DTOP='"$(CURDIR)"' \
-		-o $@ $(filter %.c %.a,$^) $(FUSE_LIBS) -ljansson -lpthread -lm -lcmocka
+		-o $@ $(filter %.c %.a,$^) $(FUSE_LIBS) -ljansson -lnettle -lpthread -lm -lcmocka
 UNIT_TESTS	+= $(ENGINE_TESTS)

@@ -99,7 +99,7 @@ $(LT)/test-view-hostile: $(B)/obj/tui-test/test-view-hostile.o \
 UNIT_TESTS	+= $(LT)/test-view-hostile
 
 # --- result files read back: lab report, compare A.json B.json ---------------
-FUZZ_RESULTS_SRCS := uml/lab/lab-out.c uml/patch/bench.c uml/patch/stats.c \
+FUZZ_RESULTS_SRCS := uml/lab/lab-out.c uml/lab/lab-key.c uml/patch/bench.c uml/patch/stats.c \
 		   uml/spawn.c $(LAB_CORE)
 FUZZ_RESULTS_HDRS := uml/lab/lab-out.h uml/lab/lab-run.h uml/lab/lab.h \
 		   uml/patch/bench.h uml/util.h
@@ -109,13 +109,13 @@ $(LT)/fuzz-results-replay: tests/fuzz/fuzz-results.c tests/fuzz/replay.c \
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-results"' -o $@ \
-		$(filter %.c %.a,$^) -ljansson -lm
+		$(filter %.c %.a,$^) -ljansson -lnettle -lm
 UNIT_TESTS	+= $(LT)/fuzz-results-replay
 
 $(B)/fuzz/fuzz-results: tests/fuzz/fuzz-results.c $(FUZZ_RESULTS_SRCS) \
 		$(LAB_VALUES_SRCS) $(FUZZ_RESULTS_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -ljansson -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -ljansson -lnettle -lm
 $(eval $(call fuzz_run,results,65536,tests/fuzz-corpus-results,-close_fd_mask=2))
 
 # --- the workloads' result lines: compare's parser, a lab's result() ---------
@@ -223,11 +223,11 @@ $(LT)/test-bench-plot: tests/unit/test-bench-plot.c uml/patch/bench.c \
 UNIT_TESTS	+= $(LT)/test-bench-plot
 
 # umkit lab report --csv on hostile result files (lab-out.c).
-$(LT)/test-lab-report: tests/unit/test-lab-report.c uml/lab/lab-out.c $(LAB_CORE) \
+$(LT)/test-lab-report: tests/unit/test-lab-report.c uml/lab/lab-out.c uml/lab/lab-key.c $(LAB_CORE) \
 		$(LAB_HDRS) $(LAB_VALUES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui -o $@ \
-		$(filter %.c %.a,$^) -lcmocka -ljansson
+		$(filter %.c %.a,$^) -lcmocka -ljansson -lnettle
 UNIT_TESTS	+= $(LT)/test-lab-report
 
 # A lab's result(NAME.KEY) on a guest's output (lab-result.c).

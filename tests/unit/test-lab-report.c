@@ -120,16 +120,18 @@ test_csv_quoted_neutralised(void **st)
 	csv = read_text(path);
 	assert_non_null(csv);
 	assert_non_null(strstr(csv, "student,file,mode,started_unix,passed,checks,"
-	    "points,max_points,predictions_right,predictions,duration_s,check1,"
-	    "check2\n"));
+	    "points,max_points,student_points,student_max,kit_points,kit_max,"
+	    "predictions_right,predictions,mac,duration_s,check1,check2\n"));
 	want = xasprintf("\"'=HYPERLINK(\"\"http://x\"\")\",\"%s\",\"'+cmd\","
-	    "\"1\",\"1\",\"2\",\"1\",\"2\",\"0\",\"0\",\"2.5\",\"'@SUM(1)\","
+	    "\"1\",\"1\",\"2\",\"1\",\"2\",\"0\",\"0\",\"1\",\"2\",\"0\",\"0\","
+	    "\"\",\"2.5\",\"'@SUM(1)\","
 	    "\"pass\"\n", files[0]);
 	if (strstr(csv, want) == NULL)
 		fail_msg("no row\n%s\nin\n%s", want, csv);
 	free(want);
 	want = xasprintf("\"bob, \"\"the\"\" builder\",\"%s\",\"batch\",\"1\","
-	    "\"1\",\"2\",\"1\",\"2\",\"0\",\"0\",\"2.5\",\"'-1+2\",\"fail\"\n",
+	    "\"1\",\"2\",\"1\",\"2\",\"0\",\"0\",\"1\",\"2\",\"0\",\"0\",\"\","
+	    "\"2.5\",\"'-1+2\",\"fail\"\n",
 	    files[1]);
 	if (strstr(csv, want) == NULL)
 		fail_msg("no row\n%s\nin\n%s", want, csv);

@@ -121,7 +121,7 @@ test_errors(void **state)
 		{ "title T\nstep a A\nask choice answer=c Q?\n a) x\n b) y\n", "t.lab:3: ask choice: answer=c is not one of the choices" },
 		{ "title T\nstep a A\nfail oops\n", "t.lab:3: fail: belongs right after a check" },
 		{ "title T\nstep a A\ncheck vmstat.x >\n", "t.lab:3: a value expected at the end" },
-		{ "title T\nstep a A\ncheck vmstat.x 5\n", "t.lab:3: a comparison (== != < <= > >=) expected" },
+		{ "title T\nstep a A\ncheck vmstat.x 5\n", "t.lab:3: a comparison (== != < <= > >=, within) expected" },
 		{ "title T\nstep a A\ncheck nosuch.thing > 0\n", "t.lab:3: " },
 		{ "title T\nstep a A\ncheck delta(vmstat.x, m) > 0\n", "t.lab:3: delta(vmstat.x, m): no 'mark m' earlier" },
 		{ "title T\nstep a A\ncheck result(kvbench.ops_per_s) > 0\n", "t.lab:3: result(kvbench.ops_per_s): no run or bg line before it starts 'kvbench'" },
@@ -348,7 +348,7 @@ fake_result(void *arg, const char *key, double *v, char *err)
 static int
 eval(const char *text, double *l, double *r)
 {
-	struct lenv	 env = { fake_now, fake_at, fake_result, NULL };
+	struct lenv	 env = { fake_now, fake_at, fake_result, NULL, NULL };
 	char		 err[LAB_ERR_LEN];
 	struct lcond	*c = lcond_parse(text, err);
 	int		 v;
@@ -441,8 +441,11 @@ test_outputs(void **state)
 	assert_non_null(strstr(buf, "\nok 3 age: result(kvbench.ops_per_s) / 2 > 10 # SKIP needs /x\n"));
 	book_score(&b, &sc);
 	score_line(&sc, line, sizeof line);
-	assert_string_equal(line, "passed 1/3, 3/5 points (1 skipped)");
-	assert_non_null(strstr(buf, "# t: passed 1/3, 3/5 points (1 skipped)\n"));
+	/* the two questions, unanswered: 2 points the student did not earn */
+	assert_string_equal(line, "passed 1/3, 3/7 points (1 skipped): 0/2 yours, "
+	    "3/5 the kit's");
+	assert_non_null(strstr(buf, "# t: passed 1/3, 3/7 points (1 skipped): 0/2 "
+	    "yours, 3/5 the kit's\n"));
 
 	assert_true(fd >= 0);
 	close(fd);

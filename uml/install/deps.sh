@@ -26,6 +26,7 @@ libncurses-dev       the TUI
 pkg-config           finding libfuse3 / ncurses flags
 libcmocka-dev        C unit tests
 libjansson-dev       lab results as JSON (umkit lab)
+nettle-dev           sealed lab answers and result-file MACs (HMAC-SHA256, umkit lab)
 libxml2-utils        xmllint: the JUnit files are checked in make test
 gnuplot-nox          charts of umkit smoke/compare --plot and umkit plot (PNG, SVG)
 tmux                 driving the TUI in tests

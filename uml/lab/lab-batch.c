@@ -190,21 +190,26 @@ batch_one(struct lab *l, struct lab_opts *o, struct batch *b, const char *indent
 	s->on_error = b_error;
 	s->arg = b;
 	s->base_kernel = o->base_kernel;
-	for (i = 0; i < l->nsteps && !lab_stop; i++)
+	s->autoans = (enum lab_auto)o->autoans;
+	b->book.sess = s;
+	for (i = 0; i < l->nsteps && !lab_stop; i++) {
 		lab_step_run(s, i);
+		ktap_answers(b->out, &b->book, i);
+	}
 	if (s->variant != NULL)
 		snprintf(b->book.variant, sizeof b->book.variant, "%s", s->variant);
-	lab_sess_free(s);	/* stops the guest */
-	lab_guest[0] = '\0';
 	b->book.end_s = (now_ms() - b->book.start_ms) / 1000.0;
 	ktap_end(b->out, &b->book);
 	res = lab_result_path(l);
-	if (book_write_json(&b->book, NULL, res) < 0)
+	if (book_write_json(&b->book, s, res) < 0)
 		warnmsg("%s: cannot write the result file", res);
-	if (o->json != NULL && book_write_json(&b->book, NULL, o->json) < 0)
+	if (o->json != NULL && book_write_json(&b->book, s, o->json) < 0)
 		warnmsg("%s: cannot write: %s", o->json, strerror(errno));
 	free(res);
 	book_score(&b->book, &sc);
+	b->book.sess = NULL;	/* the score stays in sc */
+	lab_sess_free(s);	/* stops the guest */
+	lab_guest[0] = '\0';
 	if (lab_stop)
 		return 128 + lab_stop;
 	return sc.failed > 0 || sc.notrun > 0 || b->book.nerrors > 0 ? LAB_EXIT_FAILED : 0;

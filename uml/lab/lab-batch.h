@@ -30,6 +30,9 @@ struct lab_opts {
 	 */
 	const char	*base_kernel;
 	struct ex_build	 ex;		/* what the exercise gives the guests */
+	/* --answers right|wrong: batch answers the student's part itself
+	 * (lab-run.h's enum lab_auto; 0: leaves it unanswered). */
+	int		 autoans;
 };
 
 /* Options with their defaults. */

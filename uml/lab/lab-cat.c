@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "lab.h"
 #include "lab-batch.h"
 #include "lab-cat.h"
+#include "lab-key.h"
 #include "util.h"
 
 /* The labs directory. */
@@ -184,11 +186,39 @@ lab_check(int argc, char **argv)
 		if ((l = lab_open(p)) == NULL) {
 			rc = LAB_EXIT_FILE;
 		} else {
+			int	sp, kp;
+
 			lab_points(l, &checks);
-			printf("%s: ok (%d steps, %d checks)\n", p, l->nsteps, checks);
+			lab_points_split(l, &sp, &kp);
+			if (l->warns != NULL)
+				fputs(l->warns, stderr);
+			printf("%s: ok (%d steps, %d checks; %d points from the "
+			    "student, %d from the kit's checks)\n", p, l->nsteps,
+			    checks, sp, kp);
 			lab_free(l);
 		}
 		free(p);
 	}
 	return rc;
+}
+
+/* umkit lab --seal FILE: the lab with its choice answers and their
+ * explanations sealed (lab-key.c), on stdout; what make install ships. */
+int
+lab_seal(const char *path)
+{
+	struct lab	*l;
+	char		*text;
+
+	if ((l = lab_open(path)) == NULL)
+		return LAB_EXIT_FILE;
+	if ((text = read_text(path)) == NULL) {
+		warnmsg("%s: %s", path, strerror(errno));
+		lab_free(l);
+		return LAB_EXIT_FILE;
+	}
+	lab_seal_file(l->name, text, stdout);
+	free(text);
+	lab_free(l);
+	return fflush(stdout) == 0 ? 0 : LAB_EXIT_FILE;
 }

@@ -22,5 +22,7 @@ int	 lab_list(void);
 void	 lab_trust_all(void);
 /* umkit lab --check: validate labs without booting; 0 or LAB_EXIT_FILE. */
 int	 lab_check(int argc, char **argv);
+/* umkit lab --seal FILE: the sealed lab on stdout (lab-key.h). */
+int	 lab_seal(const char *path);
 
 #endif

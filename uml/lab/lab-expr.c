@@ -3,10 +3,12 @@
  * lab-expr.c - the expressions of lab checks, waits and predictions.
  *
  *   cond   := expr CMP expr              CMP: == != < <= > >=
+ *           | expr within PCT% of expr
  *   expr   := term (('+' | '-') term)*
  *   term   := factor (('*' | '/') factor)*
  *   factor := NUMBER | SPEC | '(' expr ')'
  *           | delta '(' SPEC [',' MARK] ')' | result '(' NAME.KEY ')'
+ *           | median '(' NAME.KEY ')'
  *
  * SPEC is a value spec of the value layer (values.h: vmstat.KEY,
  * lru_gen[memcg=1].max_seq, memory.stat[a/b].KEY ...); it may hold '/'
@@ -196,7 +198,8 @@ result_key_ok(const char *w)
 	return strchr(dot + 1, '.') == NULL;
 }
 
-/* factor := NUMBER | SPEC | ( expr ) | delta(SPEC[, MARK]) | result(N.K) */
+/* factor := NUMBER | SPEC | ( expr ) | delta(SPEC[, MARK]) | result(N.K)
+ * | median(N.K) */
 static struct lexpr *
 parse_factor(struct lexer *lx)
 {
@@ -229,7 +232,8 @@ parse_factor(struct lexer *lx)
 		lerr(lx, "a value expected at '%.20s'", lx->p);
 		return NULL;
 	}
-	if (strcmp(lx->word, "delta") != 0 && strcmp(lx->word, "result") != 0) {
+	if (strcmp(lx->word, "delta") != 0 && strcmp(lx->word, "result") != 0 &&
+	    strcmp(lx->word, "median") != 0) {
 		if (!spec_ok(lx, lx->word))
 			return NULL;
 		e = node(LX_SPEC);
@@ -250,14 +254,14 @@ parse_factor(struct lexer *lx)
 		    "WORKLOAD.KEY");
 		return NULL;
 	}
-	if (fn[0] == 'r') {
+	if (fn[0] == 'r' || fn[0] == 'm') {
 		if (!result_key_ok(lx->word)) {
-			lerr(lx, "result(%.80s): want WORKLOAD.KEY (each under %d "
-			    "characters), like result(kvbench.ops_per_s)", lx->word,
-			    LAB_RESULT_NAME);
+			lerr(lx, "%s(%.80s): want WORKLOAD.KEY (each under %d "
+			    "characters), like %s(kvbench.ops_per_s)", fn, lx->word,
+			    LAB_RESULT_NAME, fn);
 			return NULL;
 		}
-		e = node(LX_RESULT);
+		e = node(fn[0] == 'r' ? LX_RESULT : LX_MEDIAN);
 		e->spec = xstrdup(lx->word);
 		next(lx);
 	} else {
@@ -373,13 +377,35 @@ lcond_parse(const char *text, char *err)
 	lex_init(&lx, text, err);
 	if ((c->left = parse_expr(&lx)) == NULL)
 		goto bad;
+	if (lx.t == T_WORD && strcmp(lx.word, "within") == 0) {
+		lx.t = T_CMP;
+		lx.cmp = LC_WITHIN;
+	}
 	if (lx.t != T_CMP) {
-		lerr(&lx, "a comparison (== != < <= > >=) expected%s%.20s",
+		lerr(&lx, "a comparison (== != < <= > >=, within) expected%s%.20s",
 		    lx.t == T_END ? " at the end" : " at ", lx.t == T_END ? "" : lx.p);
 		goto bad;
 	}
 	c->cmp = lx.cmp;
 	next(&lx);
+	if (c->cmp == LC_WITHIN) {
+		/* within PCT% of */
+		char	*end;
+
+		c->pct = lx.t == T_WORD ? strtod(lx.word, &end) : -1;
+		if (lx.t != T_WORD || end == lx.word || strcmp(end, "%") != 0 ||
+		    !(c->pct >= 0 && c->pct <= 1000)) {
+			lerr(&lx, "'within' wants a percentage (0-1000%%) and 'of': "
+			    "A within 10%% of B");
+			goto bad;
+		}
+		next(&lx);
+		if (lx.t != T_WORD || strcmp(lx.word, "of") != 0) {
+			lerr(&lx, "'within %g%%' wants 'of' after it", c->pct);
+			goto bad;
+		}
+		next(&lx);
+	}
 	if ((c->right = parse_expr(&lx)) == NULL)
 		goto bad;
 	if (lx.t != T_END) {
@@ -462,7 +488,7 @@ lexpr_interp(const char *text, void (*fn)(const char *, const struct lexpr *,
 const char *
 lcmp_str(enum lcmp c)
 {
-	static const char *const s[] = { "==", "!=", "<", "<=", ">", ">=" };
+	static const char *const s[] = { "==", "!=", "<", "<=", ">", ">=", "within" };
 
 	return s[c];
 }
@@ -487,6 +513,32 @@ lexpr_eval(const struct lexpr *e, const struct lenv *env, double *v, char *err)
 		return 0;
 	case LX_RESULT:
 		return env->result(env->arg, e->spec, v, err);
+	case LX_MEDIAN: {
+		double	*w;
+		int	 n, i, j;
+
+		if (env->results == NULL) {
+			snprintf(err, LAB_ERR_LEN, "median(%s): no results here", e->spec);
+			return -1;
+		}
+		w = xcalloc(LAB_MEDIAN_MAX, sizeof *w);
+		if ((n = env->results(env->arg, e->spec, w, LAB_MEDIAN_MAX, err)) <= 0) {
+			if (n == 0)
+				snprintf(err, LAB_ERR_LEN, "median(%s): no such result "
+				    "line yet", e->spec);
+			free(w);
+			return -1;
+		}
+		for (i = 1; i < n; i++)		/* insertion sort: n is small */
+			for (j = i; j > 0 && w[j - 1] > w[j]; j--) {
+				a = w[j];
+				w[j] = w[j - 1];
+				w[j - 1] = a;
+			}
+		*v = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+		free(w);
+		return 0;
+	}
 	case LX_BIN:
 		if (lexpr_eval(e->a, env, &a, err) < 0 ||
 		    lexpr_eval(e->b, env, &b, err) < 0)
@@ -528,8 +580,30 @@ lcond_eval(const struct lcond *c, const struct lenv *env, double *l, double *r,
 	case LC_LE: return a <= b;
 	case LC_GT: return a > b;
 	case LC_GE: return a >= b;
+	case LC_WITHIN: return fabs(a - b) <= c->pct / 100 * fabs(b);
 	}
 	return -1;
+}
+
+/* Whether a and b are the same tree. */
+bool
+lexpr_same(const struct lexpr *a, const struct lexpr *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case LX_NUM:
+		return a->num == b->num;
+	case LX_BIN:
+		return a->op == b->op && lexpr_same(a->a, b->a) &&
+		    lexpr_same(a->b, b->b);
+	default:
+		return strcmp(a->spec, b->spec) == 0 &&
+		    (a->mark == NULL ? b->mark == NULL :
+		    b->mark != NULL && strcmp(a->mark, b->mark) == 0);
+	}
 }
 
 /* The way the value layer prints numbers (umkit get, umkit-value). */

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +37,15 @@ struct lp {
 	struct lstep		*step;		/* the current step, NULL in the header */
 	struct lact		*check;		/* the last check, for fail/hint */
 	struct lask		*ask;		/* the last choice question */
+	struct lask		*q;		/* the step's last question (explain) */
+	int			 qchoice;	/* ask's last choice line (because), or -1 */
 	int			 line;
 	char			*errs;
 	size_t			 errlen;
 	int			 nerrs;
+	char			*warns;		/* "FILE:LINE: warning: ..." lines */
+	size_t			 warnlen;
+	int			 nwarns;
 	/* Workload names of run/bg commands so far, for result(). */
 	char			**wl;
 	int			 nwl;
@@ -74,6 +80,27 @@ perr_at(struct lp *p, int line, const char *fmt, ...)
 }
 
 #define PERR(p, ...)	perr_at((p), (p)->line, __VA_ARGS__)
+
+/* Add "FILE:LINE: warning: message" to the warnings (lab --check). */
+static void __attribute__((format(printf, 3, 4)))
+pwarn_at(struct lp *p, int line, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*m, *l;
+
+	if (p->nwarns++ >= MAX_ERRS)
+		return;
+	va_start(ap, fmt);
+	m = xvasprintf(fmt, ap);
+	va_end(ap);
+	l = line > 0 ? xasprintf("%s:%d: warning: %s\n", p->path, line, m) :
+	    xasprintf("%s: warning: %s\n", p->path, m);
+	p->warns = xrealloc(p->warns, p->warnlen + strlen(l) + 1);
+	memcpy(p->warns + p->warnlen, l, strlen(l) + 1);
+	p->warnlen += strlen(l);
+	free(l);
+	free(m);
+}
 
 /* Append s to a growing array of strings. */
 static void
@@ -216,7 +243,7 @@ name_char(char c)
  * names only, never inside a spec ([...] or after a '.').  Allocated.
  */
 static char *
-expand_lets(struct lp *p, const char *text)
+expand_names(struct lp *p, const char *text, bool params)
 {
 	size_t		 cap = strlen(text) + 1, len = 0, n, vl;
 	char		*o = xmalloc(cap);
@@ -232,14 +259,21 @@ expand_lets(struct lp *p, const char *text)
 		    (q == text || (!name_char(q[-1]) && q[-1] != '.' && q[-1] != '/'))) {
 			for (n = 0; name_char(q[n]); n++)
 				;
+			const char	*val = NULL;
+
 			for (i = 0; i < p->nlet; i++)
 				if (strlen(p->letn[i]) == n && strncmp(q, p->letn[i], n) == 0 &&
 				    q[n] != '.' && q[n] != '[' && q[n] != '(')
-					break;
-			if (i < p->nlet) {
-				vl = strlen(p->letv[i]);
+					val = p->letv[i];
+			for (i = 0; params && val == NULL && i < p->lab->nparams; i++)
+				if (strlen(p->lab->params[i].name) == n &&
+				    strncmp(q, p->lab->params[i].name, n) == 0 &&
+				    q[n] != '.' && q[n] != '[' && q[n] != '(')
+					val = p->lab->params[i].value;
+			if (val != NULL) {
+				vl = strlen(val);
 				o = xrealloc(o, cap += vl);
-				memcpy(o + len, p->letv[i], vl);
+				memcpy(o + len, val, vl);
 				len += vl;
 			} else {
 				o = xrealloc(o, cap += n);
@@ -253,6 +287,22 @@ expand_lets(struct lp *p, const char *text)
 	}
 	o[len] = '\0';
 	return o;
+}
+
+/* An expression's text with the step's lets and the lab's params
+ * expanded (allocated). */
+static char *
+expand_lets(struct lp *p, const char *text)
+{
+	return expand_names(p, text, true);
+}
+
+/* A command's or a shown line's text with the step's lets expanded; a
+ * param is only {{NAME}} there (allocated). */
+static char *
+expand_lets_text(struct lp *p, const char *text)
+{
+	return expand_names(p, text, false);
 }
 
 /* Forget the step's lets. */
@@ -388,9 +438,20 @@ ask_opt(struct lp *p, const char *name, const char *val, void *arg)
 	char		 err[LAB_ERR_LEN], *end;
 	size_t		 n;
 
-	if (strcmp(name, "answer") == 0) {
+	if (strcmp(name, "points") == 0) {
+		long	v;
+
+		if (int_arg(val, 0, 1000, &v))
+			q->points = (int)v;
+		else
+			PERR(p, "points=%s: want a whole number 0-1000", val);
+	} else if (strcmp(name, "answer") == 0) {
 		if (q->kind == LQ_CHOICE) {
-			if (strlen(val) != 1 || !islower((unsigned char)val[0]))
+			/* answer=#HEX: sealed by umkit lab --seal (lab-key.c) */
+			if (val[0] == '#' && strlen(val + 1) == LAB_SEAL_HEX &&
+			    strspn(val + 1, "0123456789abcdef") == LAB_SEAL_HEX)
+				snprintf(q->sealed, sizeof q->sealed, "%s", val + 1);
+			else if (strlen(val) != 1 || !islower((unsigned char)val[0]))
 				PERR(p, "answer=%s: want the letter of a choice", val);
 			else
 				q->answer = val[0];
@@ -660,6 +721,125 @@ hdr_exercise(struct lp *p, const char *kw, const char *rest)
 	l->ex_todo = xstrdup(rest);
 }
 
+/* The student whose params and choice order a parse draws. */
+static const char *
+parse_student(const struct lp *p)
+{
+	return p->env != NULL && p->env->student != NULL ? p->env->student :
+	    lab_student();
+}
+
+/*
+ * param NAME = choice(A, B, ...) | range(LO, HI, STEP): a value drawn
+ * per student, {{NAME}} in any later line and NAME in expressions.
+ */
+static void
+hdr_param(struct lp *p, const char *kw, const char *rest)
+{
+	struct lab	*l = p->lab;
+	struct lparam	 pr = { 0 };
+	char		 name[64], *list, *q, *save = NULL, *end, buf[64];
+	size_t		 n;
+	int		 i;
+	double		 lo, hi, step, v;
+
+	if (!word(&rest, name, sizeof name) || strncmp(rest, "= ", 2) != 0 ||
+	    !(isalpha((unsigned char)name[0]) || name[0] == '_') ||
+	    !plain_chars(name, "") || strchr(name, '.') || strchr(name, '-')) {
+		PERR(p, "param: want 'param NAME = choice(A, B, ...)' or 'param "
+		    "NAME = range(LO, HI, STEP)' (NAME: letters, digits, '_')");
+		return;
+	}
+	rest += 2;
+	for (i = 0; i < l->nparams; i++)
+		if (strcmp(l->params[i].name, name) == 0) {
+			PERR(p, "param %s: defined twice", name);
+			return;
+		}
+	n = strlen(rest);
+	if ((strncmp(rest, "choice(", 7) != 0 && strncmp(rest, "range(", 6) != 0) ||
+	    rest[n - 1] != ')') {
+		PERR(p, "param %s: want choice(A, B, ...) or range(LO, HI, STEP)", name);
+		return;
+	}
+	list = xasprintf("%.*s", (int)(n - 1 - (rest[0] == 'c' ? 7 : 6)),
+	    rest + (rest[0] == 'c' ? 7 : 6));
+	for (q = strtok_r(list, ",", &save); q != NULL; q = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*q))
+			q++;
+		for (end = q + strlen(q); end > q && isspace((unsigned char)end[-1]); end--)
+			*(end - 1) = '\0';
+		if (*q == '\0' || strlen(q) > 32 || !plain_chars(q, "%")) {
+			PERR(p, "param %s: '%s' is not a plain value (letters, "
+			    "digits, '.', '_', '-', '%%'; up to 32)", name, q);
+			break;
+		}
+		push_str(&pr.pool, &pr.npool, q);
+	}
+	free(list);
+	if (rest[0] == 'r' && pr.npool == 3) {
+		char	**nums = pr.pool;
+
+		lo = strtod(nums[0], &end);
+		hi = strtod(nums[1], &end);
+		step = strtod(nums[2], &end);
+		pr.pool = NULL;
+		pr.npool = 0;
+		if (!(step > 0) || !(hi >= lo) || (hi - lo) / step > 1000)
+			PERR(p, "param %s: range(LO, HI, STEP) wants LO <= HI, STEP > 0 "
+			    "and at most 1000 values", name);
+		else
+			for (v = lo; v <= hi + step / 1e9; v += step) {
+				lab_fmt_num(buf, sizeof buf, v);
+				push_str(&pr.pool, &pr.npool, buf);
+			}
+		for (i = 0; i < 3; i++)
+			free(nums[i]);
+		free(nums);
+	} else if (rest[0] == 'r')
+		PERR(p, "param %s: range(LO, HI, STEP) wants three numbers", name);
+	if (pr.npool == 0) {
+		if (rest[0] == 'c')
+			PERR(p, "param %s: choice() wants at least one value", name);
+		free(pr.pool);
+		return;
+	}
+	pr.name = xstrdup(name);
+	pr.value = xstrdup(pr.pool[lab_draw(parse_student(p), l->name, name) %
+	    (unsigned)pr.npool]);
+	l->params = xrealloc(l->params, (l->nparams + 1) * sizeof *l->params);
+	l->params[l->nparams++] = pr;
+}
+
+/* line with every {{NAME}} of a param replaced by its value (allocated). */
+static char *
+subst_params(const struct lab *l, const char *line)
+{
+	char		*o = xstrdup(line), *n, *q;
+	const char	*from = o;
+	size_t		 k = 0;
+	int		 i;
+
+	while ((q = strstr(from, "{{")) != NULL) {
+		for (i = 0; i < l->nparams; i++) {
+			k = strlen(l->params[i].name);
+			if (strncmp(q + 2, l->params[i].name, k) == 0 &&
+			    strncmp(q + 2 + k, "}}", 2) == 0)
+				break;
+		}
+		if (i == l->nparams) {
+			from = q + 2;
+			continue;
+		}
+		n = xasprintf("%.*s%s%s", (int)(q - o), o, l->params[i].value,
+		    q + 4 + k);
+		from = n + (q - o) + strlen(l->params[i].value);
+		free(o);
+		o = n;
+	}
+	return o;
+}
+
 /* A header keyword: its name and the function that parses its line. */
 struct header_kw {
 	const char	*name;
@@ -679,6 +859,7 @@ static const struct header_kw header_kws[] = {
 	{ .name = "doc",	.parse = hdr_doc },
 	{ .name = "needs",	.parse = hdr_needs },
 	{ .name = "exercise",	.parse = hdr_exercise },
+	{ .name = "param",	.parse = hdr_param },
 };
 
 /* A header keyword line: its entry in header_kws parses it. */
@@ -694,8 +875,8 @@ header_line(struct lp *p, const char *kw, const char *rest)
 		}
 	}
 	PERR(p, "'%s' is not a lab header keyword (title, minutes, level, "
-	    "variants, memory, cpus, disk, seed, doc, needs, exercise; or 'step' to "
-	    "start the steps)", kw);
+	    "variants, memory, cpus, disk, seed, doc, needs, exercise, param; or "
+	    "'step' to start the steps)", kw);
 }
 
 /* step ID TITLE */
@@ -715,6 +896,8 @@ step_start(struct lp *p, const char *rest)
 	p->step = st;
 	p->check = NULL;
 	p->ask = NULL;
+	p->q = NULL;
+	p->qchoice = -1;
 	lets_clear(p);
 	if (!word(&rest, id, sizeof id)) {
 		PERR(p, "step: want 'step ID TITLE' (ID: letters, digits, '-')");
@@ -900,7 +1083,7 @@ check_results(struct lp *p, const struct lexpr *e)
 
 	if (e == NULL)
 		return;
-	if (e->kind == LX_RESULT) {
+	if (e->kind == LX_RESULT || e->kind == LX_MEDIAN) {
 		snprintf(name, sizeof name, "%.*s", (int)strcspn(e->spec, "."), e->spec);
 		/* the program's name, or its last part (umkit-rsscheck: rsscheck) */
 		for (i = 0; i < p->nwl; i++) {
@@ -911,8 +1094,8 @@ check_results(struct lp *p, const struct lexpr *e)
 				break;
 		}
 		if (i == p->nwl)
-			PERR(p, "result(%s): no run or bg line before it starts '%s'",
-			    e->spec, name);
+			PERR(p, "%s(%s): no run or bg line before it starts '%s'",
+			    e->kind == LX_RESULT ? "result" : "median", e->spec, name);
 	}
 	check_results(p, e->a);
 	check_results(p, e->b);
@@ -945,10 +1128,13 @@ ask_clear(struct lask *q)
 	int	i;
 
 	free(q->question);
-	for (i = 0; i < q->nchoices; i++)
+	for (i = 0; i < q->nchoices; i++) {
 		free(q->choices[i].text);
+		free(q->choices[i].because);
+	}
 	free(q->choices);
 	lexpr_free(q->truth);
+	free(q->explain);
 	memset(q, 0, sizeof *q);
 }
 
@@ -1001,39 +1187,236 @@ kw_needs(struct lp *p, const char *kw, const char *rest)
 	return true;
 }
 
-/* ask choice|number answer=... QUESTION: the step's one prediction. */
+/*
+ * ask|why choice|number [points=N] answer=... QUESTION: the step's
+ * prediction (ask, before it runs) or its question about what the
+ * student saw (why, after it ran).
+ */
 static bool
 kw_ask(struct lp *p, const char *kw, const char *rest)
 {
-	struct lask	*q = &p->step->ask;
+	struct lask	*q = kw[0] == 'a' ? &p->step->ask : &p->step->why;
 	char		 w[256];
 	int		 before;
 	bool		 bad_answer;
 
 	if (q->kind != LQ_NONE)
-		PERR(p, "ask: one question per step (the first is at line %d)", q->line);
+		PERR(p, "%s: one per step (the first is at line %d)", kw, q->line);
 	ask_clear(q);
 	q->line = p->line;
+	q->points = 1;
 	if (!word(&rest, w, sizeof w) ||
 	    (strcmp(w, "choice") != 0 && strcmp(w, "number") != 0)) {
-		PERR(p, "ask: want 'ask choice answer=K QUESTION' or "
-		    "'ask number answer=EXPR [tolerance=T] QUESTION'");
+		PERR(p, "%s: want '%s choice [points=N] answer=K QUESTION' or "
+		    "'%s number [points=N] answer=EXPR [tolerance=T] QUESTION'",
+		    kw, kw, kw);
 		return false;
 	}
 	q->kind = w[0] == 'c' ? LQ_CHOICE : LQ_NUMBER;
 	before = p->nerrs;
-	options(p, &rest, "answer tolerance", ask_opt, q);
+	options(p, &rest, "answer tolerance points", ask_opt, q);
 	bad_answer = p->nerrs > before;
 	if (*rest == '\0')
-		PERR(p, "ask: the question text expected");
+		PERR(p, "%s: the question text expected", kw);
 	q->question = xstrdup(rest);
-	if (q->kind == LQ_CHOICE && q->answer == 0)
-		PERR(p, "ask choice: answer=K (the right choice's letter) expected");
+	if (q->kind == LQ_CHOICE && q->answer == 0 && q->sealed[0] == '\0' &&
+	    !bad_answer)
+		PERR(p, "%s choice: answer=K (the right choice's letter) expected", kw);
 	if (q->kind == LQ_NUMBER && q->truth == NULL && !bad_answer)
-		PERR(p, "ask number: answer=EXPR (what will happen) expected");
+		PERR(p, "%s number: answer=EXPR (what will happen) expected", kw);
 	if (q->kind == LQ_NUMBER)
 		check_results(p, q->truth);
 	p->ask = q->kind == LQ_CHOICE ? q : NULL;
+	p->q = q;
+	p->qchoice = -1;
+	return true;
+}
+
+/* Append a line to an explanation (a sealed one is one "#HEX" line). */
+static void
+explain_add(struct lp *p, const char *kw, char **dst, const char *rest)
+{
+	if (*rest == '\0') {
+		PERR(p, "%s: the text expected", kw);
+		return;
+	}
+	if (lab_sealed_text(rest) != lab_sealed_text(*dst) && *dst != NULL) {
+		PERR(p, "%s: a sealed text (#HEX) is one line alone", kw);
+		return;
+	}
+	if (*dst == NULL)
+		*dst = xstrdup(rest);
+	else {
+		char	*n = xasprintf("%s %s", *dst, rest);
+
+		free(*dst);
+		*dst = n;
+	}
+}
+
+/* explain TEXT: why the step's last question's right answer is right,
+ * shown once the answer is in. */
+static bool
+kw_explain(struct lp *p, const char *kw, const char *rest)
+{
+	if (p->q == NULL) {
+		PERR(p, "explain: belongs after an ask or why");
+		return false;
+	}
+	explain_add(p, kw, &p->q->explain, rest);
+	p->qchoice = -1;
+	return true;
+}
+
+/* because TEXT: right after a choice line, why that choice is right or
+ * wrong. */
+static bool
+kw_because(struct lp *p, const char *kw, const char *rest)
+{
+	if (p->qchoice < 0) {
+		PERR(p, "because: belongs right after a choice line (a) ...)");
+		return false;
+	}
+	explain_add(p, kw, &p->ask->choices[p->qchoice].because, rest);
+	return true;
+}
+
+/* goal TEXT: the student builds the state the checks below judge. */
+static bool
+kw_goal(struct lp *p, const char *kw, const char *rest)
+{
+	struct lstep	*st = p->step;
+
+	if (*rest == '\0') {
+		PERR(p, "goal: what the student must achieve expected");
+		return false;
+	}
+	if (st->ab != NULL)
+		PERR(p, "goal: not in an ab step");
+	if (st->goal == NULL) {
+		st->goal = xstrdup(rest);
+		st->goal_at = st->nacts;
+	} else if (st->goal_at != st->nacts)
+		PERR(p, "goal: one goal per step (its lines together)");
+	else
+		explain_add(p, kw, &st->goal, rest);
+	return true;
+}
+
+/* solve COMMAND: a guest command that reaches the goal (batch runs and
+ * make test use it; the student never sees it). */
+static bool
+kw_solve(struct lp *p, const char *kw, const char *rest)
+{
+	if (p->step->goal == NULL) {
+		PERR(p, "solve: belongs after the step's goal");
+		return false;
+	}
+	if (*rest == '\0') {
+		PERR(p, "solve: a guest command expected");
+		return false;
+	}
+	check_interp(p, rest, true);
+	note_workload(p, rest);
+	push_str(&p->step->solve, &p->step->nsolve, rest);
+	return true;
+}
+
+/* ab / evidence options. */
+static void
+ab_opt(struct lp *p, const char *name, const char *val, void *arg)
+{
+	struct lab_evidence	*e = arg;
+	long			 v;
+	char			*end;
+	size_t			 n;
+
+	if (strcmp(name, "points") == 0) {
+		if (int_arg(val, 0, 1000, &v))
+			e->points = (int)v;
+		else
+			PERR(p, "points=%s: want a whole number 0-1000", val);
+	} else if (strcmp(name, "tolerance") == 0) {
+		n = strlen(val);
+		e->tol_pct = n > 0 && val[n - 1] == '%';
+		e->tol = strtod(val, &end);
+		if (end == val || e->tol < 0 ||
+		    (*end != '\0' && !(e->tol_pct && end == val + n - 1)))
+			PERR(p, "tolerance=%s: want a number or a percentage like 10%%", val);
+	}
+}
+
+/* ab [points=N] PATH V1 V2 WHAT: a blind A/B step (struct lab_ab). */
+static bool
+kw_ab(struct lp *p, const char *kw, const char *rest)
+{
+	struct lstep		*st = p->step;
+	struct lab_evidence	 o = { .points = 2 };
+	char			 path[256], v1[64], v2[64];
+
+	if (st->ab != NULL) {
+		PERR(p, "ab: one per step (the first is at line %d)", st->ab->line);
+		return false;
+	}
+	options(p, &rest, "points", ab_opt, &o);
+	if (!word(&rest, path, sizeof path) || !word(&rest, v1, sizeof v1) ||
+	    !word(&rest, v2, sizeof v2) || *rest == '\0') {
+		PERR(p, "ab: want 'ab [points=N] PATH V1 V2 WHAT' (WHAT: what V1 "
+		    "means, for the question)");
+		return false;
+	}
+	if (!lab_write_path_ok(path))
+		PERR(p, "ab %s: want a plain path under /proc or /sys", path);
+	if (!plain_chars(v1, "") || !plain_chars(v2, "") || strcmp(v1, v2) == 0)
+		PERR(p, "ab: V1 and V2 are two different plain values "
+		    "(letters, digits, '.', '_', '-')");
+	if (st->goal != NULL)
+		PERR(p, "ab: not in a goal step");
+	st->ab = xcalloc(1, sizeof *st->ab);
+	st->ab->path = xstrdup(path);
+	st->ab->value[0] = xstrdup(v1);
+	st->ab->value[1] = xstrdup(v2);
+	st->ab->what = xstrdup(rest);
+	st->ab->points = o.points;
+	st->ab->line = p->line;
+	return true;
+}
+
+/* evidence [points=N] [tolerance=T] LABEL = EXPR: a value each guest of
+ * the ab step shows, which the student reads off a view. */
+static bool
+kw_evidence(struct lp *p, const char *kw, const char *rest)
+{
+	struct lab_ab		*ab = p->step->ab;
+	struct lab_evidence	 e = { .points = 1, .tol = 10, .tol_pct = true };
+	const char		*eq;
+	char			 err[LAB_ERR_LEN], *x;
+
+	if (ab == NULL) {
+		PERR(p, "evidence: belongs after the step's ab line");
+		return false;
+	}
+	if (ab->nev == LAB_AB_MAX_EV) {
+		PERR(p, "evidence: at most %d per ab step", LAB_AB_MAX_EV);
+		return false;
+	}
+	options(p, &rest, "points tolerance", ab_opt, &e);
+	if ((eq = strstr(rest, " = ")) == NULL || eq == rest) {
+		PERR(p, "evidence: want 'evidence [points=N] [tolerance=T] LABEL = EXPR'");
+		return false;
+	}
+	x = expand_lets(p, eq + 3);
+	if ((e.expr = lexpr_parse(x, err)) == NULL) {
+		PERR(p, "evidence: %s", err);
+		free(x);
+		return false;
+	}
+	free(x);
+	check_refs_expr(p, e.expr);
+	e.label = xasprintf("%.*s", (int)(eq - rest), rest);
+	e.line = p->line;
+	ab->ev = xrealloc(ab->ev, (ab->nev + 1) * sizeof *ab->ev);
+	ab->ev[ab->nev++] = e;
 	return true;
 }
 
@@ -1048,7 +1431,8 @@ kw_choice(struct lp *p, const char *kw, const char *rest)
 	q->choices = xrealloc(q->choices, (q->nchoices + 1) * sizeof *q->choices);
 	q->choices[q->nchoices].key = kw[0];
 	q->choices[q->nchoices].text = xstrdup(rest);
-	q->nchoices++;
+	q->choices[q->nchoices].because = NULL;
+	p->qchoice = q->nchoices++;
 	return true;
 }
 
@@ -1058,7 +1442,7 @@ guest_command(struct lp *p, const char *kw, struct lact *a, const char *rest)
 {
 	if (*rest == '\0')
 		PERR(p, "%s: a guest command expected", kw);
-	a->text = expand_lets(p, rest);
+	a->text = expand_lets_text(p, rest);
 	check_interp(p, a->text, false);
 	note_workload(p, rest);
 }
@@ -1148,7 +1532,7 @@ kw_write(struct lp *p, const char *kw, const char *rest)
 		PERR(p, "write %s: only a plain path under /proc or /sys (no '.', "
 		    "'..' or '//'), written through the mirror", w);
 	a->path = xstrdup(w);
-	a->text = expand_lets(p, rest);
+	a->text = expand_lets_text(p, rest);
 	check_interp(p, a->text, false);
 	return true;
 }
@@ -1214,7 +1598,7 @@ kw_show(struct lp *p, const char *kw, const char *rest)
 
 	if (*rest == '\0')
 		PERR(p, "show: the text expected (values as {{EXPR}})");
-	a->text = expand_lets(p, rest);
+	a->text = expand_lets_text(p, rest);
 	check_interp(p, a->text, true);
 	return true;
 }
@@ -1246,16 +1630,65 @@ kw_mark(struct lp *p, const char *kw, const char *rest)
 	return true;
 }
 
+/* Whether e is a value that never goes below zero: a value now, or the
+ * change of a counter (a vmstat event, a trace count). */
+static bool
+never_negative(const struct lexpr *e)
+{
+	if (e->kind == LX_SPEC)
+		return true;
+	if (e->kind != LX_DELTA)
+		return false;
+	return (strncmp(e->spec, "vmstat.", 7) == 0 &&
+	    strncmp(e->spec, "vmstat.nr_", 10) != 0) ||
+	    strncmp(e->spec, "trace.count", 11) == 0;
+}
+
+/* Warn about a condition whose outcome does not depend on the guest. */
+static void
+lint_cond(struct lp *p, const struct lcond *c)
+{
+	const struct lexpr	*v = NULL, *z = NULL;
+
+	if (c == NULL)
+		return;
+	if (lexpr_same(c->left, c->right)) {
+		pwarn_at(p, p->line, "'%s' compares a value with itself: it %s",
+		    c->text, c->cmp == LC_EQ || c->cmp == LC_LE || c->cmp == LC_GE ||
+		    c->cmp == LC_WITHIN ? "cannot fail" : "cannot pass");
+		return;
+	}
+	if (c->cmp == LC_GE || c->cmp == LC_GT) {
+		v = c->left;
+		z = c->right;
+	} else if (c->cmp == LC_LE || c->cmp == LC_LT) {
+		v = c->right;
+		z = c->left;
+	}
+	if (v != NULL && z->kind == LX_NUM && never_negative(v) &&
+	    (z->num < 0 || (z->num == 0 && c->cmp != LC_GT && c->cmp != LC_LT)))
+		pwarn_at(p, p->line, "'%s' cannot fail: %s is never negative",
+		    c->text, v->kind == LX_SPEC ? "a value" : "a counter's change");
+}
+
 /* check [points=N] CONDITION: one graded check. */
 static bool
 kw_check(struct lp *p, const char *kw, const char *rest)
 {
-	struct lact	*a = new_act(p, LA_CHECK);
+	struct lact	*a;
 
+	if (p->step->ab != NULL) {
+		PERR(p, "check: an ab step has no checks (they would tell the "
+		    "guests apart); its evidence lines grade it");
+		return false;
+	}
+	a = new_act(p, LA_CHECK);
 	a->check.points = 1;
+	a->check.student = p->step->goal != NULL;
 	options(p, &rest, "points", act_opt, a);
 	a->check.cond = a->cond = cond_here(p, rest);
 	check_refs(p, a->cond);
+	lint_cond(p, a->cond);
 	p->check = a;
 	return true;
 }
@@ -1305,8 +1738,17 @@ static const struct step_kw step_kws[] = {
 	{ .name = "variant",	.parse = kw_variant },
 	{ .name = "needs",	.parse = kw_needs },
 	{ .name = "ask",	.parse = kw_ask,	.flags = SKW_KEEP_ASK },
+	{ .name = "why",	.parse = kw_ask,	.flags = SKW_KEEP_ASK },
 	{ .name = "a)",		.parse = kw_choice,
 	  .flags = SKW_LETTER|SKW_AFTER_ASK|SKW_KEEP_CHECK|SKW_KEEP_ASK },
+	{ .name = "because",	.parse = kw_because,
+	  .flags = SKW_AFTER_ASK|SKW_KEEP_CHECK|SKW_KEEP_ASK },
+	{ .name = "explain",	.parse = kw_explain,
+	  .flags = SKW_KEEP_CHECK|SKW_KEEP_ASK },
+	{ .name = "goal",	.parse = kw_goal },
+	{ .name = "solve",	.parse = kw_solve },
+	{ .name = "ab",		.parse = kw_ab },
+	{ .name = "evidence",	.parse = kw_evidence },
 	{ .name = "run",	.parse = kw_run },
 	{ .name = "bg",		.parse = kw_bg },
 	{ .name = "gdb",	.parse = kw_gdb },
@@ -1351,8 +1793,9 @@ step_line(struct lp *p, const char *kw, const char *rest)
 	const struct step_kw	*k;
 
 	if ((k = step_kw_find(kw)) == NULL) {
-		PERR(p, "'%s' is not a step keyword (view, variant, needs, ask, run, "
-		    "bg, write, wait, sleep, show, let, mark, check, fail, hint)", kw);
+		PERR(p, "'%s' is not a step keyword (view, variant, needs, ask, why, "
+		    "explain, because, goal, solve, ab, evidence, run, bg, write, "
+		    "wait, sleep, show, let, mark, check, fail, hint)", kw);
 		p->ask = NULL;
 		p->check = NULL;
 		return;
@@ -1367,8 +1810,10 @@ step_line(struct lp *p, const char *kw, const char *rest)
 	}
 	if (!k->parse(p, kw, rest))
 		return;
-	if (~k->flags & SKW_KEEP_ASK)
+	if (~k->flags & SKW_KEEP_ASK) {
 		p->ask = NULL;
+		p->qchoice = -1;
+	}
 	if (~k->flags & SKW_KEEP_CHECK)
 		p->check = NULL;
 }
@@ -1379,7 +1824,7 @@ finish(struct lp *p)
 {
 	struct lab	*l = p->lab;
 	struct lstep	*st;
-	int		 i;
+	int		 i, j, sp, kp;
 
 	if (l->title == NULL)
 		perr_at(p, 0, "no 'title' line");
@@ -1389,16 +1834,40 @@ finish(struct lp *p)
 		push_str(&l->variants, &l->nvariants, "base");
 	for (i = 0; i < l->nsteps; i++) {
 		st = &l->steps[i];
-		if (st->ask.kind == LQ_CHOICE) {
-			if (st->ask.nchoices < 2)
-				perr_at(p, st->ask.line, "ask choice: at least two "
-				    "choices (a) ..., b) ...) expected after it");
-			else if (st->ask.answer != 0 &&
-			    st->ask.answer >= 'a' + st->ask.nchoices)
-				perr_at(p, st->ask.line, "ask choice: answer=%c is not "
-				    "one of the choices", st->ask.answer);
+		for (j = 0; j < 2; j++) {
+			const struct lask *q = j ? &st->why : &st->ask;
+
+			if (q->kind != LQ_CHOICE)
+				continue;
+			if (q->nchoices < 2)
+				perr_at(p, q->line, "%s choice: at least two "
+				    "choices (a) ..., b) ...) expected after it",
+				    j ? "why" : "ask");
+			else if (q->answer != 0 && q->answer >= 'a' + q->nchoices)
+				perr_at(p, q->line, "%s choice: answer=%c is not "
+				    "one of the choices", j ? "why" : "ask", q->answer);
 		}
+		if (st->goal != NULL) {
+			for (j = st->goal_at; j < st->nacts; j++)
+				if (st->acts[j].kind == LA_CHECK)
+					break;
+			if (j == st->nacts)
+				perr_at(p, st->line, "step %s: a goal wants checks after "
+				    "it (they judge what the student built)", st->id);
+			if (st->nsolve == 0)
+				perr_at(p, st->line, "step %s: a goal wants 'solve' "
+				    "lines (batch runs and make test reach the goal "
+				    "with them)", st->id);
+		}
+		if (st->ab != NULL && st->ab->nev == 0)
+			perr_at(p, st->ab->line, "ab: at least one 'evidence LABEL "
+			    "= EXPR' line expected after it");
 	}
+	lab_points_split(l, &sp, &kp);
+	if (p->nerrs == 0 && sp * 2 < sp + kp)
+		pwarn_at(p, 0, "the student earns %d of the lab's %d points (under "
+		    "half): questions (ask, why), goal steps and ab steps are the "
+		    "student's, plain checks the kit's", sp, sp + kp);
 }
 
 /* Parse text (len bytes) as the lab file path. */
@@ -1424,6 +1893,7 @@ lab_parse(const char *path, const char *text, size_t len,
 	if (!lab_name_ok(l->name))
 		perr_at(&p, 0, "the file name '%s' is not a lab name: letters, "
 		    "digits, '.', '_' and '-' only, not starting with '.'", l->name);
+	p.qchoice = -1;
 	l->mem_mb = 256;
 	l->cpus = 2;
 	l->disk_mb = -1;
@@ -1444,6 +1914,12 @@ lab_parse(const char *path, const char *text, size_t len,
 		/* Trailing blanks and a CR go. */
 		for (i = (int)strlen(line); i > 0 && isspace((unsigned char)line[i - 1]); i--)
 			line[i - 1] = '\0';
+		if (l->nparams > 0 && strstr(line, "{{") != NULL) {
+			char	*x = subst_params(l, line);
+
+			free(line);
+			line = x;
+		}
 		rest = line;
 		while (isspace((unsigned char)*rest))
 			rest++;
@@ -1478,10 +1954,13 @@ lab_parse(const char *path, const char *text, size_t len,
 	lets_clear(&p);
 	if (p.nerrs > 0) {
 		*errs = p.errs;
+		free(p.warns);
 		lab_free(l);
 		return NULL;
 	}
 	*errs = NULL;
+	l->warns = p.warns;
+	l->student = xstrdup(parse_student(&p));
 	return l;
 }
 
@@ -1552,6 +2031,21 @@ lab_free(struct lab *l)
 		free(st->variant);
 		free_strs(st->needs, st->nneeds);
 		ask_clear(&st->ask);
+		ask_clear(&st->why);
+		free(st->goal);
+		free_strs(st->solve, st->nsolve);
+		if (st->ab != NULL) {
+			free(st->ab->path);
+			free(st->ab->value[0]);
+			free(st->ab->value[1]);
+			free(st->ab->what);
+			for (j = 0; j < st->ab->nev; j++) {
+				free(st->ab->ev[j].label);
+				lexpr_free(st->ab->ev[j].expr);
+			}
+			free(st->ab->ev);
+			free(st->ab);
+		}
 		for (j = 0; j < st->nacts; j++) {
 			free(st->acts[j].text);
 			free(st->acts[j].path);
@@ -1576,6 +2070,14 @@ lab_free(struct lab *l)
 	free(l->ex_func);
 	free(l->ex_todo);
 	free_strs(l->needs, l->nneeds);
+	for (i = 0; i < l->nparams; i++) {
+		free(l->params[i].name);
+		free(l->params[i].value);
+		free_strs(l->params[i].pool, l->params[i].npool);
+	}
+	free(l->params);
+	free(l->student);
+	free(l->warns);
 	free(l);
 }
 
@@ -1594,4 +2096,106 @@ lab_points(const struct lab *l, int *nchecks)
 	if (nchecks != NULL)
 		*nchecks = n;
 	return pts;
+}
+
+/* Points from the student and from the kit's checks. */
+void
+lab_points_split(const struct lab *l, int *student, int *kit)
+{
+	const struct lstep	*st;
+	int			 i, j;
+
+	*student = *kit = 0;
+	for (i = 0; i < l->nsteps; i++) {
+		st = &l->steps[i];
+		if (st->ask.kind != LQ_NONE)
+			*student += st->ask.points;
+		if (st->why.kind != LQ_NONE)
+			*student += st->why.points;
+		if (st->ab != NULL) {
+			*student += st->ab->points;
+			for (j = 0; j < st->ab->nev; j++)
+				*student += 2 * st->ab->ev[j].points;	/* X and Y */
+		}
+		for (j = 0; j < st->nacts; j++)
+			if (st->acts[j].kind == LA_CHECK) {
+				if (st->acts[j].check.student)
+					*student += st->acts[j].check.points;
+				else
+					*kit += st->acts[j].check.points;
+			}
+	}
+}
+
+/* The student's name. */
+const char *
+lab_student(void)
+{
+	const char	*u = getenv("UMKIT_STUDENT");
+	struct passwd	*pw;
+
+	if (u != NULL && *u != '\0')
+		return u;
+	if ((pw = getpwuid(getuid())) != NULL)
+		return pw->pw_name;
+	u = getenv("USER");
+	return u ? u : "unknown";
+}
+
+/* FNV-1a over "STUDENT\0LAB\0WHAT", then splitmix64's finaliser. */
+unsigned long long
+lab_draw(const char *student, const char *lab, const char *what)
+{
+	unsigned long long	 h = 0xcbf29ce484222325ULL;
+	const char		*parts[3] = { student, lab, what };
+	const unsigned char	*c;
+	int			 i;
+
+	for (i = 0; i < 3; i++) {
+		for (c = (const unsigned char *)parts[i]; *c != '\0'; c++)
+			h = (h ^ *c) * 0x100000001b3ULL;
+		h = (h ^ 0xff) * 0x100000001b3ULL;	/* the separator */
+	}
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 31;
+	return h;
+}
+
+/* The shown order of q's choices for the lab's student (Fisher-Yates,
+ * one draw per swap). */
+void
+lab_choice_order(const struct lab *l, const struct lstep *st,
+    const struct lask *q, int *perm)
+{
+	char	what[96];
+	int	i, j, t;
+
+	for (i = 0; i < q->nchoices; i++)
+		perm[i] = i;
+	for (i = q->nchoices - 1; i > 0; i--) {
+		snprintf(what, sizeof what, "order:%s:%s:%d", st->id,
+		    q == &st->why ? "why" : "ask", i);
+		j = (int)(lab_draw(l->student ? l->student : lab_student(),
+		    l->name, what) % (unsigned)(i + 1));
+		t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+}
+
+/* Whether s is a sealed "#HEX" text (lab-key.c). */
+bool
+lab_sealed_text(const char *s)
+{
+	size_t	i;
+
+	if (s == NULL || s[0] != '#' || s[1] == '\0')
+		return false;
+	for (i = 1; s[i] != '\0'; i++)
+		if (!strchr("0123456789abcdef", s[i]))
+			return false;
+	return (i - 1) % 2 == 0;
 }

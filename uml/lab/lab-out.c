@@ -8,6 +8,7 @@
  * real JSON whatever a message holds.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -20,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lab-key.h"
 #include "lab-out.h"
 #include "util.h"
 
@@ -110,18 +112,50 @@ book_score(const struct lab_book *b, struct lab_score *s)
 
 			if (a->kind != LA_CHECK)
 				continue;
-			s->max_points += a->check.points;
+			if (a->check.student)
+				s->student_max += a->check.points;
+			else
+				s->kit_max += a->check.points;
 			if (!b->have[n])
 				s->notrun++;
 			else if (b->res[n].state == LR_PASS) {
 				s->passed++;
-				s->points += a->check.points;
+				if (a->check.student)
+					s->student_points += a->check.points;
+				else
+					s->kit_points += a->check.points;
 			} else if (b->res[n].state == LR_SKIP)
 				s->skipped++;
 			else
 				s->failed++;
 			n++;
 		}
+	/* The answers: asked or not, their points are the student's. */
+	for (i = 0; i < l->nsteps; i++) {
+		const struct lstep *st = &l->steps[i];
+
+		if (st->ask.kind != LQ_NONE) {
+			s->student_max += st->ask.points;
+			if (b->sess != NULL && b->sess->pred[i].judged)
+				s->student_points += b->sess->pred[i].got;
+		}
+		if (st->why.kind != LQ_NONE) {
+			s->student_max += st->why.points;
+			if (b->sess != NULL && b->sess->whyp[i].judged)
+				s->student_points += b->sess->whyp[i].got;
+		}
+		if (st->ab != NULL) {
+			int	k;
+
+			s->student_max += st->ab->points;
+			for (k = 0; k < st->ab->nev; k++)
+				s->student_max += 2 * st->ab->ev[k].points;
+			if (b->sess != NULL)
+				s->student_points += b->sess->ab[i].got;
+		}
+	}
+	s->points = s->student_points + s->kit_points;
+	s->max_points = s->student_max + s->kit_max;
 }
 
 /* The one-line score. */
@@ -134,6 +168,12 @@ score_line(const struct lab_score *s, char *out, size_t n)
 		size_t	l = strlen(out);
 
 		snprintf(out + l, n - l, " (%d skipped)", s->skipped);
+	}
+	if (s->student_max > 0) {
+		size_t	l = strlen(out);
+
+		snprintf(out + l, n - l, ": %d/%d yours, %d/%d the kit's",
+		    s->student_points, s->student_max, s->kit_points, s->kit_max);
 	}
 }
 
@@ -182,6 +222,57 @@ ktap_result(FILE *f, const struct lab_book *b, const struct lres *r, bool hints)
 	fflush(f);
 }
 
+/* One answer as a diagnostic line. */
+static void
+ktap_answer(FILE *f, const struct lab_book *b, const char *step,
+    const char *what, const struct lpred *p)
+{
+	char	t[64];
+
+	if (!p->answered) {
+		fprintf(f, "%s# %s %s: not answered (0/%d)\n", b->indent, step, what,
+		    p->points);
+		return;
+	}
+	if (!p->judged) {
+		fprintf(f, "%s# %s %s: %s, not judged: %s\n", b->indent, step, what,
+		    p->answer, p->truth_err);
+		return;
+	}
+	lab_fmt_num(t, sizeof t, p->truth);
+	fprintf(f, "%s# %s %s: %s, %s (%d/%d)%s%s\n", b->indent, step, what,
+	    p->answer, p->right ? "right" : "wrong", p->got, p->points,
+	    p->truth_err[0] == '\0' && !isalpha((unsigned char)p->answer[0]) ?
+	    "; it was " : "", p->truth_err[0] == '\0' &&
+	    !isalpha((unsigned char)p->answer[0]) ? t : "");
+}
+
+/* The student's answers of step i. */
+void
+ktap_answers(FILE *f, const struct lab_book *b, int i)
+{
+	const struct lstep	*st = &b->lab->steps[i];
+	const struct lab_abres	*r;
+
+	if (b->sess == NULL)
+		return;
+	if (st->ask.kind != LQ_NONE)
+		ktap_answer(f, b, st->id, "prediction", &b->sess->pred[i]);
+	if (st->why.kind != LQ_NONE)
+		ktap_answer(f, b, st->id, "why", &b->sess->whyp[i]);
+	if (st->ab != NULL) {
+		r = &b->sess->ab[i];
+		if (!r->ran)
+			fprintf(f, "%s# %s ab: the guests did not both run\n", b->indent,
+			    st->id);
+		else
+			fprintf(f, "%s# %s ab: %s; %d/%d\n", b->indent, st->id,
+			    !r->answered ? "not answered" : r->ident == 'X' + r->v1_side ?
+			    "told the guests apart" : "mistook the guests", r->got, r->points);
+	}
+	fflush(f);
+}
+
 /* The score line. */
 void
 ktap_end(FILE *f, const struct lab_book *b)
@@ -196,21 +287,6 @@ ktap_end(FILE *f, const struct lab_book *b)
 }
 
 /* ---- JSON -------------------------------------------------------------- */
-
-/* The user running this (the student). */
-static const char *
-student(void)
-{
-	const char	*u = getenv("UMKIT_STUDENT");
-	struct passwd	*pw;
-
-	if (u != NULL && *u != '\0')
-		return u;
-	if ((pw = getpwuid(getuid())) != NULL)
-		return pw->pw_name;
-	u = getenv("USER");
-	return u ? u : "unknown";
-}
 
 /* A number, or null when it is not finite. */
 static json_t *
@@ -229,9 +305,11 @@ book_write_json(const struct lab_book *b, const struct lab_sess *s,
 	const struct lab	*l = b->lab;
 	struct lab_score	 sc;
 	json_t			*o = json_object(), *res = json_array(), *pr = json_array();
-	json_t			*vars = json_array();
-	char			 host[256] = "";
-	int			 i, j, n = 0, rc, pright = 0, pn = 0;
+	json_t			*vars = json_array(), *abs = json_array();
+	json_t			*typed = json_array();
+	char			 host[256] = "", mac[LAB_MAC_HEX + 1], *dump;
+	const char		*key = getenv("UMKIT_GRADE_KEY");
+	int			 i, j, k, n = 0, rc, pright = 0, pn = 0;
 
 	book_score(b, &sc);
 	gethostname(host, sizeof host - 1);
@@ -260,29 +338,66 @@ book_write_json(const struct lab_book *b, const struct lab_sess *s,
 			json_array_append_new(res, c);
 			n++;
 		}
-		if (l->steps[i].ask.kind != LQ_NONE && s != NULL) {
-			const struct lpred	*p = &s->pred[i];
-			json_t			*q = json_pack("{s:s, s:s, s:s}",
-			    "step", l->steps[i].id, "question", l->steps[i].ask.question,
-			    "kind", l->steps[i].ask.kind == LQ_CHOICE ? "choice" : "number");
+		for (k = 0; k < 2 && s != NULL; k++) {
+			const struct lask	*qq = k ? &l->steps[i].why : &l->steps[i].ask;
+			const struct lpred	*p = k ? &s->whyp[i] : &s->pred[i];
+			json_t			*q;
 
+			if (qq->kind == LQ_NONE)
+				continue;
+			q = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i}",
+			    "step", l->steps[i].id, "when", k ? "why" : "ask",
+			    "question", qq->question,
+			    "kind", qq->kind == LQ_CHOICE ? "choice" : "number",
+			    "points", qq->points, "got", p->judged ? p->got : 0);
 			pn++;
 			json_object_set_new(q, "answer", p->answered ?
 			    json_string(p->answer) : json_null());
 			json_object_set_new(q, "right", p->judged ?
 			    json_boolean(p->right) : json_null());
-			if (l->steps[i].ask.kind == LQ_NUMBER && p->judged)
+			if (qq->kind == LQ_NUMBER && p->judged)
 				json_object_set_new(q, "truth", jnum(p->truth));
 			if (p->judged && p->right)
 				pright++;
 			json_array_append_new(pr, q);
+		}
+		if (l->steps[i].ab != NULL && s != NULL) {
+			const struct lab_ab	*ab = l->steps[i].ab;
+			const struct lab_abres	*r = &s->ab[i];
+			json_t			*a = json_pack("{s:s, s:s, s:b, s:i, s:i}",
+			    "step", l->steps[i].id, "switch", ab->path, "ran", r->ran,
+			    "points", r->points, "got", r->got);
+			json_t			*ev = json_array();
+
+			if (r->ran) {
+				json_object_set_new(a, "v1_on", json_string(r->v1_side ? "Y" : "X"));
+				json_object_set_new(a, "said", r->answered ?
+				    json_sprintf("%c", r->ident) : json_null());
+			}
+			for (k = 0; k < ab->nev; k++)
+				json_array_append_new(ev, json_pack("{s:s, s:o, s:o, s:o, s:o}",
+				    "label", ab->ev[k].label,
+				    "x", r->have[k][0] ? jnum(r->val[k][0]) : json_null(),
+				    "y", r->have[k][1] ? jnum(r->val[k][1]) : json_null(),
+				    "read_x", r->ev_given[k][0] ? jnum(r->ev[k][0]) : json_null(),
+				    "read_y", r->ev_given[k][1] ? jnum(r->ev[k][1]) : json_null()));
+			json_object_set_new(a, "evidence", ev);
+			json_array_append_new(abs, a);
+		}
+		if (l->steps[i].goal != NULL && s != NULL) {
+			json_t	*c = json_array();
+
+			for (k = 0; k < s->typed[i].n; k++)
+				json_array_append_new(c, json_string(s->typed[i].cmd[k]));
+			json_array_append_new(typed, json_pack("{s:s, s:o}",
+			    "step", l->steps[i].id, "commands", c));
 		}
 	}
 	json_object_set_new(o, "umkit_lab_result", json_integer(1));
 	json_object_set_new(o, "lab", json_string(l->name));
 	json_object_set_new(o, "title", json_string(l->title));
 	json_object_set_new(o, "file", json_string(l->path));
-	json_object_set_new(o, "student", json_string(student()));
+	json_object_set_new(o, "student", json_string(lab_student()));
 	json_object_set_new(o, "host", json_string(host));
 	json_object_set_new(o, "mode", json_string(b->mode));
 	json_object_set_new(o, "variants", vars);
@@ -294,11 +409,25 @@ book_write_json(const struct lab_book *b, const struct lab_sess *s,
 	json_object_set_new(o, "skipped", json_integer(sc.skipped));
 	json_object_set_new(o, "points", json_integer(sc.points));
 	json_object_set_new(o, "max_points", json_integer(sc.max_points));
+	json_object_set_new(o, "student_points", json_integer(sc.student_points));
+	json_object_set_new(o, "student_max", json_integer(sc.student_max));
+	json_object_set_new(o, "kit_points", json_integer(sc.kit_points));
+	json_object_set_new(o, "kit_max", json_integer(sc.kit_max));
+	json_object_set_new(o, "student_id_params", json_string(l->student ?
+	    l->student : lab_student()));
 	json_object_set_new(o, "step_errors", json_integer(b->nerrors));
 	json_object_set_new(o, "predictions_right", json_integer(pright));
 	json_object_set_new(o, "predictions", json_integer(pn));
 	json_object_set_new(o, "results", res);
 	json_object_set_new(o, "asked", pr);
+	json_object_set_new(o, "ab", abs);
+	json_object_set_new(o, "typed", typed);
+	if (key != NULL && *key != '\0') {
+		dump = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+		lab_mac(key, dump, strlen(dump), mac);
+		free(dump);
+		json_object_set_new(o, "mac", json_string(mac));
+	}
 	rc = json_dump_file(o, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return rc == 0 ? 0 : -1;
@@ -328,7 +457,7 @@ junit_suite(FILE *f, const struct lab_book *b)
 	    sc.checks, sc.failed, sc.skipped, sc.notrun, b->end_s, ts);
 	free(e1);
 	e1 = xml_escape(l->title);
-	e2 = xml_escape(student());
+	e2 = xml_escape(lab_student());
 	fprintf(f, "  <properties>\n"
 	    "   <property name=\"title\" value=\"%s\"/>\n"
 	    "   <property name=\"student\" value=\"%s\"/>\n"
@@ -413,6 +542,7 @@ books_write_junit(struct lab_book *const *b, int n, const char *path)
 struct rrow {
 	const char	*file;
 	json_t		*j;
+	const char	*mac;		/* "ok", "BAD", "none"; NULL: no key */
 };
 
 /* a < b: -1, a == b: 0, a > b: 1. */
@@ -490,11 +620,25 @@ csv_text(FILE *f, const char *s, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
+/* An integer of a result; a file from before the student/kit split
+ * counts every point as the kit's. */
+static long long
+rint_of(json_t *j, const char *key)
+{
+	json_t	*v = json_object_get(j, key);
+
+	if (v == NULL && strcmp(key, "kit_points") == 0)
+		v = json_object_get(j, "points");
+	else if (v == NULL && strcmp(key, "kit_max") == 0)
+		v = json_object_get(j, "max_points");
+	return json_integer_value(v);
+}
+
 /* A CSV number field, quoted like the others. */
 static void
 csv_int(FILE *f, json_t *j, const char *key)
 {
-	fprintf(f, "\"%lld\",", json_integer_value(json_object_get(j, key)));
+	fprintf(f, "\"%lld\",", rint_of(j, key));
 }
 
 /* Print one lab's rows [from, to) and write its CSV. */
@@ -514,8 +658,10 @@ report_lab(struct rrow *r, int from, int to, const char *csv_dir, FILE *out)
 	fprintf(out, " (%zu checks, %lld points), %d result%s\n", n,
 	    json_integer_value(json_object_get(r[from].j, "max_points")),
 	    to - from, to - from == 1 ? "" : "s");
-	fprintf(out, "  %-16s %-7s %-9s %-11s %-7s %s\n", "student", "passed",
-	    "points", "predictions", "time", "checks (+ pass, x fail, s skip, . not run)");
+	fprintf(out, "  %-16s %-7s %-9s %-9s %-9s %-11s %-7s %s%s\n", "student",
+	    "passed", "points", "yours", "kit's", "predictions", "time",
+	    r[from].mac ? "mac   " : "",
+	    "checks (+ pass, x fail, s skip, . not run)");
 	if (csv_dir != NULL) {
 		mkdir(csv_dir, 0755);
 		path = xasprintf("%s/%s.csv", csv_dir, lab);
@@ -525,7 +671,8 @@ report_lab(struct rrow *r, int from, int to, const char *csv_dir, FILE *out)
 			return 2;
 		}
 		fprintf(csv, "student,file,mode,started_unix,passed,checks,points,"
-		    "max_points,predictions_right,predictions,duration_s");
+		    "max_points,student_points,student_max,kit_points,kit_max,"
+		    "predictions_right,predictions,mac,duration_s");
 		for (k = 0; k < n; k++)
 			fprintf(csv, ",check%zu", k + 1);
 		fputc('\n', csv);
@@ -535,14 +682,19 @@ report_lab(struct rrow *r, int from, int to, const char *csv_dir, FILE *out)
 		res = json_object_get(j, "results");
 		fputs("  ", out);
 		tty_text(out, json_string_value(json_object_get(j, "student")), 16);
-		fprintf(out, " %3lld/%-3lld %4lld/%-4lld %4lld/%-6lld %5.0fs  ",
+		fprintf(out, " %3lld/%-3lld %4lld/%-4lld %4lld/%-4lld %4lld/%-4lld "
+		    "%4lld/%-6lld %5.0fs  ",
 		    json_integer_value(json_object_get(j, "passed")),
 		    json_integer_value(json_object_get(j, "checks")),
 		    json_integer_value(json_object_get(j, "points")),
 		    json_integer_value(json_object_get(j, "max_points")),
+		    rint_of(j, "student_points"), rint_of(j, "student_max"),
+		    rint_of(j, "kit_points"), rint_of(j, "kit_max"),
 		    json_integer_value(json_object_get(j, "predictions_right")),
 		    json_integer_value(json_object_get(j, "predictions")),
 		    json_number_value(json_object_get(j, "duration_s")));
+		if (r[i].mac != NULL)
+			fprintf(out, "%-6s", r[i].mac);
 		for (k = 0; k < json_array_size(res); k++) {
 			c = json_array_get(res, k);
 			fputs(state_mark(json_string_value(json_object_get(c, "state")) ?: ""), out);
@@ -558,8 +710,13 @@ report_lab(struct rrow *r, int from, int to, const char *csv_dir, FILE *out)
 		csv_int(csv, j, "checks");
 		csv_int(csv, j, "points");
 		csv_int(csv, j, "max_points");
+		csv_int(csv, j, "student_points");
+		csv_int(csv, j, "student_max");
+		csv_int(csv, j, "kit_points");
+		csv_int(csv, j, "kit_max");
 		csv_int(csv, j, "predictions_right");
 		csv_int(csv, j, "predictions");
+		csv_text(csv, r[i].mac ? r[i].mac : "", false);
 		fprintf(csv, "\"%.1f\"%s", json_number_value(json_object_get(j,
 		    "duration_s")), n > 0 ? "," : "\n");
 		for (k = 0; k < n; k++) {
@@ -585,10 +742,19 @@ lab_report_texts(char *const *names, char *const *texts, const size_t *lens,
 {
 	struct rrow	*r = xcalloc(n ? n : 1, sizeof *r);
 	json_error_t	 je;
-	int		 i, from, rc = 0;
+	const char	*key = getenv("UMKIT_GRADE_KEY");
+	int		 i, from, rc = 0, bad = 0;
 
 	for (i = 0; i < n; i++) {
 		r[i].file = names[i];
+		if (key != NULL && *key != '\0' && texts[i] != NULL) {
+			int	m = lab_result_mac_ok(texts[i], lens[i], key);
+
+			r[i].mac = m == 1 ? "ok" : strstr(texts[i], "\"mac\"") ?
+			    "BAD" : "none";
+			if (m != 1)
+				bad++;
+		}
 		r[i].j = texts[i] == NULL ? NULL :
 		    json_loadb(texts[i], lens[i], 0, &je);
 		if (texts[i] == NULL) {
@@ -617,6 +783,11 @@ lab_report_texts(char *const *names, char *const *texts, const size_t *lens,
 				;
 			rc = report_lab(r, from, i, csv_dir, out);
 		}
+		if (bad > 0)
+			fprintf(out, "%d result file%s without a MAC that matches "
+			    "UMKIT_GRADE_KEY (mac BAD: changed after the run, or made "
+			    "with another key; none: made without a key)\n", bad,
+			    bad == 1 ? "" : "s");
 	}
 	for (i = 0; i < n; i++)
 		json_decref(r[i].j);
@@ -649,4 +820,33 @@ lab_report(char **files, int nfiles, const char *csv_dir, FILE *out)
 	free(texts);
 	free(lens);
 	return rc;
+}
+
+/* Whether a result file's MAC matches under key. */
+int
+lab_result_mac_ok(const char *text, size_t len, const char *key)
+{
+	json_t		*o = json_loadb(text, len, 0, NULL);
+	const char	*m;
+	char		 want[LAB_MAC_HEX + 1], *dump;
+	int		 ok;
+
+	if (o == NULL || !json_is_object(o)) {
+		json_decref(o);
+		return -1;
+	}
+	if ((m = json_string_value(json_object_get(o, "mac"))) == NULL) {
+		json_decref(o);
+		return 0;
+	}
+	m = strdupa(m);
+	json_object_del(o, "mac");
+	dump = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	if (dump == NULL)
+		return 0;
+	lab_mac(key, dump, strlen(dump), want);
+	free(dump);
+	ok = strlen(m) == LAB_MAC_HEX && strcmp(m, want) == 0;
+	return ok;
 }

@@ -25,6 +25,8 @@ struct lab_book {
 	char		 variant[64];	/* the last variant booted */
 	int		 nerrors;	/* step failures no check carried */
 	const char	*indent;	/* KTAP: "" or "    " for a subtest */
+	/* The session whose answers count (questions, ab steps), or NULL. */
+	const struct lab_sess *sess;
 };
 
 /* Set a book up for lab (nothing recorded yet). */
@@ -39,16 +41,21 @@ void	book_clear_step(struct lab_book *, const struct lstep *);
 
 struct lab_score {
 	int	checks, passed, failed, skipped, notrun;
-	int	points, max_points;
+	int	points, max_points;		/* the student's and the kit's */
+	int	student_points, student_max;	/* answers, goals, ab steps */
+	int	kit_points, kit_max;		/* the kit's own checks */
 };
 void	book_score(const struct lab_book *, struct lab_score *);
-/* "passed 7/9, 18/24 points" */
+/* "passed 7/9, 18/24 points", and ": 6/12 yours, 12/12 the kit's" when
+ * the student has points */
 void	score_line(const struct lab_score *, char *out, size_t n);
 
 /* KTAP: the header and plan, one line per result, the score. */
 void	ktap_begin(FILE *, const struct lab_book *);
 void	ktap_result(FILE *, const struct lab_book *, const struct lres *,
 	    bool hints);
+/* The student's answers of step i as diagnostic lines. */
+void	ktap_answers(FILE *, const struct lab_book *, int step);
 void	ktap_end(FILE *, const struct lab_book *);
 
 /* The JSON result file (every check, the predictions, the score). */
@@ -69,6 +76,12 @@ int	books_write_junit(struct lab_book *const *, int n, const char *path);
  * not a plain name (lab_name_ok).
  */
 int	lab_report(char **files, int nfiles, const char *csv_dir, FILE *out);
+/*
+ * A result file's MAC check under key: 1 it matches, 0 it does not (or
+ * there is none), -1 not JSON.  The MAC is HMAC-SHA256 of the file's JSON
+ * without "mac", compact with sorted keys (lab-key.c).
+ */
+int	lab_result_mac_ok(const char *text, size_t len, const char *key);
 /*
  * The same from the files' texts already read (texts[i], lens[i] bytes,
  * named names[i]; a NULL text is a file that could not be read).

@@ -32,6 +32,7 @@
 #include "guest/guest.h"
 #include "guest/initrd.h"
 #include "lab-ex.h"
+#include "lab-key.h"
 #include "lab-run.h"
 #include "guest/rundir.h"
 #include "guest/supervisor.h"
@@ -249,11 +250,56 @@ env_result(void *arg, const char *nk, double *v, char *err)
 	return -1;
 }
 
+/* Append key's value of every "NAME: k=v ..." line of text to v[*n]
+ * (at most max). */
+static void
+results_in(const char *text, const char *name, const char *key, double *v,
+    int max, int *n)
+{
+	const char	*p, *q;
+	size_t		 nl = strlen(name), kl = strlen(key);
+	char		*end;
+	double		 x;
+
+	for (p = text; p != NULL && *p != '\0' && *n < max;
+	    p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, name, nl) != 0 || p[nl] != ':' || p[nl + 1] != ' ')
+			continue;
+		for (q = p + nl + 1; *q != '\0' && *q != '\n'; q++)
+			if (q[-1] == ' ' && strncmp(q, key, kl) == 0 && q[kl] == '=') {
+				x = strtod(q + kl + 1, &end);
+				if (end != q + kl + 1 && isfinite(x))
+					v[(*n)++] = x;
+				break;
+			}
+	}
+}
+
+/* median(NAME.KEY)'s samples: every such line of the foreground runs
+ * kept, oldest first. */
+static int
+env_results(void *arg, const char *nk, double *v, int max, char *err)
+{
+	struct lab_sess	*s = arg;
+	char		 name[2 * LAB_RESULT_NAME], *key;
+	int		 i, n = 0;
+
+	snprintf(name, sizeof name, "%s", nk);
+	if ((key = strchr(name, '.')) == NULL) {
+		snprintf(err, LAB_ERR_LEN, "median(%.80s): not WORKLOAD.KEY", nk);
+		return -1;
+	}
+	*key++ = '\0';
+	for (i = 0; i < s->nouts; i++)
+		results_in(s->outs[i], name, key, v, max, &n);
+	return n;
+}
+
 /* The evaluation environment of a session. */
 static struct lenv
 sess_env(struct lab_sess *s)
 {
-	struct lenv	e = { env_now, env_at, env_result, s };
+	struct lenv	e = { env_now, env_at, env_result, env_results, s };
 
 	if (s->vals != NULL)
 		values_refresh(s->vals);
@@ -703,6 +749,30 @@ open_beneath(const char *root, const char *rel)
 	return fd;
 }
 
+/* Write data and a newline to guest file path through the mirror, not
+ * logged (an ab step's hidden switch); 0 or -1 with step_err. */
+static int
+write_quietly(struct lab_sess *s, const char *path, const char *data)
+{
+	char	*line = xasprintf("%s\n", data);
+	int	 fd, e;
+	ssize_t	 n;
+
+	fd = lab_write_path_ok(path) ? open_beneath(s->root, path + 1) :
+	    (errno = EINVAL, -1);
+	n = fd >= 0 ? write(fd, line, strlen(line)) : -1;
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	free(line);
+	if (n < 0) {
+		snprintf(s->step_err, sizeof s->step_err, "the ab switch %s: %s",
+		    path, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
 /* Write a guest file through the mirror (allow.conf decides). */
 static int
 do_write(struct lab_sess *s, const struct lstep *st, const struct lact *a)
@@ -1025,41 +1095,308 @@ rest_of_step(struct lab_sess *s, const struct lstep *st, int from,
 	return n;
 }
 
-/* The prediction's truth after the step ran, and whether it was right. */
-static void
-judge_prediction(struct lab_sess *s, int i)
+/* The right key of a choice question, or 0 (a sealed one: found by its
+ * seal, lab-key.c). */
+char
+lab_right_key(const struct lab *l, const struct lstep *st, const struct lask *q)
 {
-	const struct lstep	*st = &s->lab->steps[i];
-	struct lpred		*p = &s->pred[i];
-	struct lenv		 env = sess_env(s);
-	char			 err[LAB_ERR_LEN];
-	double			 v, tol;
+	char	keys[26];
+	int	i;
 
-	if (st->ask.kind == LQ_NONE || !p->answered)
-		return;
-	if (st->ask.kind == LQ_CHOICE) {
-		p->right = p->answer[0] == st->ask.answer;
-		p->judged = true;
-		return;
-	}
-	if (lexpr_eval(st->ask.truth, &env, &v, err) < 0) {
-		snprintf(p->truth_err, sizeof p->truth_err, "%s", err);
-		p->judged = false;
-		return;
-	}
-	p->truth = v;
-	tol = st->ask.tol_pct ? fabs(v) * st->ask.tol / 100 : st->ask.tol;
-	p->right = fabs(strtod(p->answer, NULL) - v) <= tol;
-	p->judged = true;
+	if (q->kind != LQ_CHOICE)
+		return 0;
+	if (q->answer != 0)
+		return q->answer;
+	for (i = 0; i < q->nchoices && i < 26; i++)
+		keys[i] = q->choices[i].key;
+	return lab_seal_which(l->name, st->id, q == &st->why ? 'w' : 'a', keys, i,
+	    q->sealed);
 }
 
-/* Run step i.  Returns its state. */
+/* The explanation of q or of one of its choices, unsealed. */
+char *
+lab_explain(const struct lab *l, const struct lstep *st, const struct lask *q,
+    char key)
+{
+	const char	*t = NULL;
+	char		 label[2] = { key, '\0' }, right;
+	int		 i;
+
+	if (key == 0)
+		t = q->explain;
+	else
+		for (i = 0; i < q->nchoices; i++)
+			if (q->choices[i].key == key)
+				t = q->choices[i].because;
+	if (t == NULL)
+		return NULL;
+	if (!lab_sealed_text(t))
+		return xstrdup(t);
+	if ((right = lab_right_key(l, st, q)) == 0)
+		return NULL;
+	return lab_unseal_text(l->name, st->id, q == &st->why ? 'w' : 'a', right,
+	    key ? label : "explain", t);
+}
+
+/* A wrong number for truth: outside any tolerance a lab can give. */
+static double
+wrong_number(const struct lask *q, double truth)
+{
+	return truth + 10 * (q->tol + fabs(truth)) + 1000;
+}
+
+/* Judge the answer to the step's ask or why (answered by the run itself
+ * under LAB_AUTO_*). */
+void
+lab_judge(struct lab_sess *s, int i, bool why)
+{
+	const struct lstep	*st = &s->lab->steps[i];
+	const struct lask	*q = why ? &st->why : &st->ask;
+	struct lpred		*p = why ? &s->whyp[i] : &s->pred[i];
+	struct lenv		 env = sess_env(s);
+	char			 err[LAB_ERR_LEN], right = 0, nb[64];
+	double			 v = 0, tol;
+	int			 k;
+
+	if (q->kind == LQ_NONE)
+		return;
+	p->points = q->points;
+	p->got = 0;
+	p->judged = false;
+	p->truth_err[0] = '\0';
+	if (q->kind == LQ_CHOICE && (right = lab_right_key(s->lab, st, q)) == 0) {
+		snprintf(p->truth_err, sizeof p->truth_err, "the lab's sealed answer "
+		    "matches none of the choices");
+		return;
+	}
+	if (q->kind == LQ_NUMBER && lexpr_eval(q->truth, &env, &v, err) < 0) {
+		snprintf(p->truth_err, sizeof p->truth_err, "%s", err);
+		return;
+	}
+	if (!p->answered && s->autoans != LAB_AUTO_NONE) {
+		if (q->kind == LQ_CHOICE) {
+			for (k = 0; k < q->nchoices; k++)
+				if ((q->choices[k].key == right) ==
+				    (s->autoans == LAB_AUTO_RIGHT))
+					break;
+			snprintf(p->answer, sizeof p->answer, "%c", q->choices[k].key);
+		} else {
+			lab_fmt_num(nb, sizeof nb, s->autoans == LAB_AUTO_RIGHT ? v :
+			    wrong_number(q, v));
+			snprintf(p->answer, sizeof p->answer, "%s", nb);
+		}
+		p->answered = true;
+	}
+	if (!p->answered)
+		return;
+	if (q->kind == LQ_CHOICE)
+		p->right = p->answer[0] == right && p->answer[1] == '\0';
+	else {
+		p->truth = v;
+		tol = q->tol_pct ? fabs(v) * q->tol / 100 : q->tol;
+		p->right = fabs(strtod(p->answer, NULL) - v) <= tol;
+	}
+	p->judged = true;
+	p->got = p->right ? p->points : 0;
+}
+
+/* Judge an ab step: which guest had V1, and each reading of evidence. */
+void
+lab_ab_judge(struct lab_sess *s, int i)
+{
+	const struct lab_ab	*ab = s->lab->steps[i].ab;
+	struct lab_abres	*r = &s->ab[i];
+	const struct lab_evidence *e;
+	double			 tol;
+	int			 k, side;
+
+	r->points = ab->points;
+	for (k = 0; k < ab->nev; k++)
+		r->points += 2 * ab->ev[k].points;
+	r->got = 0;
+	if (!r->ran)
+		return;
+	if (!r->answered && s->autoans != LAB_AUTO_NONE) {
+		bool	right = s->autoans == LAB_AUTO_RIGHT;
+
+		r->ident = (char)('X' + (right ? r->v1_side : !r->v1_side));
+		for (k = 0; k < ab->nev; k++)
+			for (side = 0; side < 2; side++) {
+				r->ev[k][side] = right ? r->val[k][side] :
+				    r->val[k][side] * 3 + 1000;
+				r->ev_given[k][side] = true;
+			}
+		r->answered = true;
+	}
+	if (!r->answered)
+		return;
+	if (r->ident == 'X' + r->v1_side)
+		r->got += ab->points;
+	for (k = 0; k < ab->nev; k++) {
+		e = &ab->ev[k];
+		for (side = 0; side < 2; side++) {
+			if (!r->have[k][side] || !r->ev_given[k][side])
+				continue;
+			tol = e->tol_pct ? fabs(r->val[k][side]) * e->tol / 100 : e->tol;
+			if (fabs(r->ev[k][side] - r->val[k][side]) <= tol)
+				r->got += e->points;
+		}
+	}
+}
+
+/* Keep a command the student typed (bounded). */
+static void
+typed_add(struct lab_sess *s, int i, const char *cmd)
+{
+	struct lab_typed	*t = &s->typed[i];
+
+	if (t->n >= LAB_TYPED_MAX)
+		return;
+	t->cmd = xrealloc(t->cmd, (t->n + 1) * sizeof *t->cmd);
+	t->cmd[t->n++] = xasprintf("%.256s", cmd);
+}
+
+/* A command typed in a goal step's guest shell. */
+int
+lab_goal_command(struct lab_sess *s, int i, const char *cmd)
+{
+	char	*argv[4] = { "sh", "-c", (char *)cmd, NULL }, *out = NULL, *eout = NULL;
+	int	 status = 0, rc;
+
+	typed_add(s, i, cmd);
+	s->log_line(s, "$ %s", cmd);
+	rc = lab_guest_exec(s, argv, (int)ceil(60 * s->slow), &out, &eout, &status);
+	if (rc == 0) {
+		s->log_output(s, out, eout);
+		keep_out(s, out);
+		out = NULL;
+	} else if (!stopped(s))
+		guest_alive(s);
+	free(out);
+	free(eout);
+	return rc;
+}
+
+/* Build a goal step's state with the lab's solve lines (batch). */
+static int
+goal_solve(struct lab_sess *s, const struct lstep *st)
+{
+	struct lact	a = { .kind = LA_RUN, .line = st->line, .timeout_s = 60 };
+	int		k;
+
+	if (s->autoans == LAB_AUTO_WRONG) {
+		s->log_line(s, "# goal left undone (--answers wrong)");
+		return 0;
+	}
+	for (k = 0; k < st->nsolve; k++) {
+		a.text = st->solve[k];
+		if (do_run(s, st, &a) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Run actions [from, to) of st; returns 0, or -1 with *at the index of
+ * the action that failed plus one (the rest of the step is not run).
+ */
+static int
+run_acts(struct lab_sess *s, const struct lstep *st, int from, int to, int *at)
+{
+	const struct lact	*a;
+	int			 k, r = 0;
+
+	for (k = from; k < to && r == 0 && !stopped(s); k++) {
+		a = &st->acts[k];
+		switch (a->kind) {
+		case LA_RUN:
+			r = do_run(s, st, a);
+			break;
+		case LA_BG:
+			r = do_bg(s, st, a);
+			break;
+		case LA_WRITE:
+			r = do_write(s, st, a);
+			break;
+		case LA_WAIT:
+			r = do_wait(s, st, a);
+			break;
+		case LA_SLEEP:
+			nap(s, (long)(a->timeout_s * s->slow * 1000));
+			break;
+		case LA_SHOW:
+			r = do_show(s, st, a);
+			break;
+		case LA_MARK:
+			take_mark(s, st, a->text);
+			break;
+		case LA_GDB:
+			r = do_gdb(s, st, a);
+			break;
+		case LA_CHECK:
+			/* The checks see what a gdb of the step printed. */
+			if (gdb_finish(s, st) < 0) {
+				r = -1;
+				k--;	/* this check is one of the rest */
+				break;
+			}
+			do_check(s, st, a);
+			if (s->fatal[0] != '\0') {
+				snprintf(s->step_err, sizeof s->step_err, "%s", s->fatal);
+				r = -1;
+			}
+			break;
+		}
+	}
+	*at = k;
+	return r;
+}
+
+/* One side of an ab step: a fresh guest, the switch set quietly, the
+ * actions, the evidence read. */
+static int
+ab_side(struct lab_sess *s, int i, int side, const char *variant, int *at)
+{
+	const struct lstep	*st = &s->lab->steps[i];
+	const struct lab_ab	*ab = st->ab;
+	struct lab_abres	*r = &s->ab[i];
+	struct lenv		 env;
+	char			 err[LAB_ERR_LEN];
+	int			 k;
+
+	lab_bg_stop(s);
+	lab_guest_down(s);
+	s->log_line(s, "-- guest %c --", 'X' + side);
+	if (lab_guest_up(s, variant) < 0) {
+		snprintf(s->step_err, sizeof s->step_err, "%s", s->fatal);
+		*at = 0;
+		return -1;
+	}
+	marks_clear(s);
+	take_mark(s, st, "");
+	if (write_quietly(s, ab->path, ab->value[side == r->v1_side ? 0 : 1]) < 0) {
+		*at = 0;
+		return -1;
+	}
+	if (run_acts(s, st, 0, st->nacts, at) < 0)
+		return -1;
+	env = sess_env(s);
+	for (k = 0; k < ab->nev; k++) {
+		r->have[k][side] = lexpr_eval(ab->ev[k].expr, &env, &r->val[k][side],
+		    err) == 0;
+		if (!r->have[k][side])
+			s->log_line(s, "# evidence %s on guest %c: %s", ab->ev[k].label,
+			    'X' + side, err);
+	}
+	return 0;
+}
+
+/* Run step i.  Returns its state. *//* Run step i.  Returns its state. */
 enum lres_state
 lab_step_run(struct lab_sess *s, int i)
 {
 	const struct lstep	*st = &s->lab->steps[i];
-	const struct lact	*a;
-	int			 k, r = 0, nres0 = s->nfailed;
+	int			 k, k2 = 0, r = 0, nres0 = s->nfailed;
 	char			 why[sizeof s->step_err + 64];
 	const char		*variant = st->variant;
 
@@ -1126,48 +1463,41 @@ lab_step_run(struct lab_sess *s, int i)
 		}
 	}
 	take_mark(s, st, "");
-	for (k = 0; k < st->nacts && r == 0 && !stopped(s); k++) {
-		a = &st->acts[k];
-		switch (a->kind) {
-		case LA_RUN:
-			r = do_run(s, st, a);
-			break;
-		case LA_BG:
-			r = do_bg(s, st, a);
-			break;
-		case LA_WRITE:
-			r = do_write(s, st, a);
-			break;
-		case LA_WAIT:
-			r = do_wait(s, st, a);
-			break;
-		case LA_SLEEP:
-			nap(s, (long)(a->timeout_s * s->slow * 1000));
-			break;
-		case LA_SHOW:
-			r = do_show(s, st, a);
-			break;
-		case LA_MARK:
-			take_mark(s, st, a->text);
-			break;
-		case LA_GDB:
-			r = do_gdb(s, st, a);
-			break;
-		case LA_CHECK:
-			/* The checks see what a gdb of the step printed. */
-			if (gdb_finish(s, st) < 0) {
-				r = -1;
-				k--;	/* this check is one of the rest */
-				break;
-			}
-			do_check(s, st, a);
-			if (s->fatal[0] != '\0') {
-				snprintf(s->step_err, sizeof s->step_err, "%s", s->fatal);
-				r = -1;
-			}
-			break;
+	if (st->ab != NULL) {
+		struct lab_abres	*ar = &s->ab[i];
+		const char		*v = variant ? variant : s->variant;
+		char			 vb[128];
+
+		snprintf(vb, sizeof vb, "%s", v ? v : s->lab->variants[0]);
+		memset(ar, 0, sizeof *ar);
+		ar->v1_side = (int)(lab_draw(s->lab->student ? s->lab->student :
+		    lab_student(), s->lab->name, st->id) & 1);
+		for (k = 0; k < 2 && r == 0 && !stopped(s); k++) {
+			r = ab_side(s, i, k, vb, &k2);
+			if (r == 0 && s->on_ab_side != NULL && s->on_ab_side(s, i, k) < 0)
+				r = -1, snprintf(s->step_err, sizeof s->step_err,
+				    "stopped between the guests");
 		}
-	}
+		k = k2;
+		ar->ran = r == 0 && !stopped(s);
+		if (ar->ran)
+			lab_ab_judge(s, i);
+	} else if (st->goal != NULL) {
+		r = run_acts(s, st, 0, st->goal_at, &k);
+		if (r == 0 && !stopped(s)) {
+			if (s->on_goal != NULL)
+				r = s->on_goal(s, i);
+			else
+				r = goal_solve(s, st);
+			if (r < 0 && s->step_err[0] == '\0')
+				snprintf(s->step_err, sizeof s->step_err,
+				    "the goal was not worked on");
+			k = st->goal_at;
+		}
+		if (r == 0)
+			r = run_acts(s, st, st->goal_at, st->nacts, &k);
+	} else
+		r = run_acts(s, st, 0, st->nacts, &k);
 	if (r == 0 && gdb_finish(s, st) < 0) {
 		r = -1;
 		k = st->nacts;
@@ -1186,7 +1516,9 @@ lab_step_run(struct lab_sess *s, int i)
 			s->on_error(s, why);
 		return LR_FAIL;
 	}
-	judge_prediction(s, i);
+	lab_judge(s, i, false);
+	if (s->autoans != LAB_AUTO_NONE || s->whyp[i].answered)
+		lab_judge(s, i, true);
 	return s->nfailed > nres0 ? LR_FAIL : LR_PASS;
 }
 
@@ -1197,12 +1529,20 @@ struct lab_sess *
 lab_sess_new(struct lab *lab, const char *gname, double slow)
 {
 	struct lab_sess	*s = xcalloc(1, sizeof *s);
+	int		 i;
 
 	s->lab = lab;
 	s->gname = xstrdup(gname);
 	s->root = run_mnt(gname);
 	s->slow = slow > 0 ? slow : 1;
 	s->pred = xcalloc(lab->nsteps ? lab->nsteps : 1, sizeof *s->pred);
+	s->whyp = xcalloc(lab->nsteps ? lab->nsteps : 1, sizeof *s->whyp);
+	s->ab = xcalloc(lab->nsteps ? lab->nsteps : 1, sizeof *s->ab);
+	s->typed = xcalloc(lab->nsteps ? lab->nsteps : 1, sizeof *s->typed);
+	for (i = 0; i < lab->nsteps; i++) {
+		s->pred[i].points = lab->steps[i].ask.points;
+		s->whyp[i].points = lab->steps[i].why.points;
+	}
 	return s;
 }
 
@@ -1210,7 +1550,7 @@ lab_sess_new(struct lab *lab, const char *gname, double slow)
 void
 lab_sess_free(struct lab_sess *s)
 {
-	int	i;
+	int	i, j;
 
 	if (s == NULL)
 		return;
@@ -1235,6 +1575,14 @@ lab_sess_free(struct lab_sess *s)
 	for (i = 0; i < s->nouts; i++)
 		free(s->outs[i]);
 	free(s->pred);
+	free(s->whyp);
+	free(s->ab);
+	for (i = 0; i < s->lab->nsteps; i++) {
+		for (j = 0; j < s->typed[i].n; j++)
+			free(s->typed[i].cmd[j]);
+		free(s->typed[i].cmd);
+	}
+	free(s->typed);
 	free(s->gname);
 	free(s->root);
 	free(s->variant);

@@ -31,13 +31,38 @@ struct lres {
 	char			 msg[LAB_ERR_LEN + 128];
 };
 
-/* A student's prediction for a step. */
+/* A student's answer to a question (ask or why) of a step. */
 struct lpred {
 	bool	 answered, judged, right;
-	char	 answer[64];
+	char	 answer[64];		/* a choice: its letter in the lab file */
 	double	 truth;
 	char	 truth_err[LAB_ERR_LEN];
+	int	 points, got;
 };
+
+/* A blind A/B step's two sides and what the student said of them. */
+struct lab_abres {
+	bool	 ran;			/* both sides ran */
+	int	 v1_side;		/* 0: guest X had V1; 1: guest Y */
+	double	 val[LAB_AB_MAX_EV][2];	/* each evidence on X and Y */
+	bool	 have[LAB_AB_MAX_EV][2];
+	bool	 answered;
+	char	 ident;			/* the guest the student says had V1 */
+	double	 ev[LAB_AB_MAX_EV][2];	/* the student's readings */
+	bool	 ev_given[LAB_AB_MAX_EV][2];
+	int	 points, got;
+};
+
+/* What the student typed in a goal step's guest shell. */
+#define LAB_TYPED_MAX	200
+struct lab_typed {
+	char	**cmd;
+	int	  n;
+};
+
+/* How a run answers the student's part by itself: make test proves a
+ * lab gradable (right) and its graders strict (wrong). */
+enum lab_auto { LAB_AUTO_NONE, LAB_AUTO_RIGHT, LAB_AUTO_WRONG };
 
 /* A value saved at a mark (or the step's start, mark ""). */
 struct lmark {
@@ -76,7 +101,11 @@ struct lab_sess {
 	int		 nouts;
 	struct lbg	 bg[LAB_MAX_BG];
 	int		 nbg, bgseq;
-	struct lpred	*pred;		/* per step */
+	struct lpred	*pred;		/* per step: its ask */
+	struct lpred	*whyp;		/* per step: its why */
+	struct lab_abres *ab;		/* per step: an ab step's sides */
+	struct lab_typed *typed;	/* per step: a goal step's commands */
+	enum lab_auto	 autoans;
 	struct lab_gdb	*gdb;		/* a gdb action's gdb, while it runs */
 	int		 nfailed;	/* results that failed, ever */
 
@@ -88,8 +117,17 @@ struct lab_sess {
 	void	(*log_output)(struct lab_sess *, const char *out, const char *err);
 	/* A step stopped and no check was left to carry the reason. */
 	void	(*on_error)(struct lab_sess *, const char *why);
+	/*
+	 * Optional.  A goal step's set-up ran: let the student build the
+	 * state (0), or stop (-1).  NULL: the lab's solve lines build it
+	 * (not with LAB_AUTO_WRONG).
+	 */
+	int	(*on_goal)(struct lab_sess *, int step);
+	/* Optional.  Side (0 X, 1 Y) of an ab step ran; 0 goes on, -1 stops. */
+	int	(*on_ab_side)(struct lab_sess *, int step, int side);
 	void	*arg;
 };
+
 
 /* A session on guest gname (not booted yet); slow scales timeouts. */
 struct lab_sess	*lab_sess_new(struct lab *, const char *gname, double slow);
@@ -109,5 +147,19 @@ void		 lab_bg_stop(struct lab_sess *);
 /* Run argv in the session's guest, capturing stdout and stderr. */
 int		 lab_guest_exec(struct lab_sess *, char *const argv[], int timeout_s,
 		    char **out, char **err, int *status);
+/* Run a shell command the student typed in a goal step (kept for the
+ * result file); its output goes to log_output.  0, or -1. */
+int		 lab_goal_command(struct lab_sess *, int step, const char *cmd);
+/* Judge an answer now (an ab step's or a why's, once given): fills p. */
+void		 lab_judge(struct lab_sess *, int step, bool why);
+/* Judge an ab step's answers. */
+void		 lab_ab_judge(struct lab_sess *, int step);
+/* The right key of a choice question (sealed ones too), or 0. */
+char		 lab_right_key(const struct lab *, const struct lstep *,
+		    const struct lask *);
+/* The explanation of q (label "explain") or of its choice key (label
+ * "a" ...), unsealed; NULL when there is none.  Allocated. */
+char		*lab_explain(const struct lab *, const struct lstep *,
+		    const struct lask *, char key);
 
 #endif

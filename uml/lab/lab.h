@@ -35,6 +35,7 @@ enum lx_kind {
 	LX_DELTA,		/* spec now minus spec at a mark */
 	LX_RESULT,		/* NAME.KEY of a workload's result line */
 	LX_BIN,			/* a op b, op one of + - * / */
+	LX_MEDIAN,		/* the median of every NAME.KEY result line */
 };
 
 struct lexpr {
@@ -46,12 +47,13 @@ struct lexpr {
 	struct lexpr	*a, *b;
 };
 
-enum lcmp { LC_EQ, LC_NE, LC_LT, LC_LE, LC_GT, LC_GE };
+enum lcmp { LC_EQ, LC_NE, LC_LT, LC_LE, LC_GT, LC_GE, LC_WITHIN };
 
-/* "left OP right", both expressions. */
+/* "left OP right", both expressions; "left within PCT% of right". */
 struct lcond {
 	struct lexpr	*left, *right;
 	enum lcmp	 cmp;
+	double		 pct;		/* LC_WITHIN */
 	char		*text;		/* as written, for messages */
 };
 
@@ -87,6 +89,10 @@ struct lenv {
 		    char *err);
 	/* NAME.KEY of the last result line workload NAME printed; 0 or -1. */
 	int	(*result)(void *arg, const char *key, double *v, char *err);
+	/* NAME.KEY of every such line, oldest first, at most max: how many
+	 * (0: none), or -1 with err. */
+	int	(*results)(void *arg, const char *key, double *v, int max,
+		    char *err);
 	void	*arg;
 };
 
@@ -98,6 +104,10 @@ int	lcond_eval(const struct lcond *, const struct lenv *, double *l,
 	    double *r, char *err);
 /* Format a value the way messages and interpolation print it. */
 void	lab_fmt_num(char *out, size_t n, double v);
+/* Whether two expressions are the same tree. */
+bool	lexpr_same(const struct lexpr *, const struct lexpr *);
+/* The most result lines median() looks at. */
+#define LAB_MEDIAN_MAX	256
 
 /* ---- the lab file (lab-file.c) ----------------------------------------- */
 
@@ -116,6 +126,7 @@ enum lact_kind {
 struct lcheck {
 	struct lcond	*cond;
 	int		 points;
+	bool		 student;	/* judges state the student built (goal) */
 	char		*fail;		/* message when it fails */
 	char		*hint;
 };
@@ -135,20 +146,28 @@ struct lact {
 enum lask_kind { LQ_NONE, LQ_CHOICE, LQ_NUMBER };
 
 struct lchoice {
-	char	 key;			/* 'a' .. */
+	char	 key;			/* 'a' .. as written */
 	char	*text;
+	char	*because;		/* why this choice is right or wrong */
 };
 
+/* The length of a sealed choice answer's hex digest (lab-key.c). */
+#define LAB_SEAL_HEX	32
+
+/* A question: 'ask' before the step runs, 'why' after it. */
 struct lask {
 	enum lask_kind	 kind;
 	int		 line;
 	char		*question;
 	struct lchoice	*choices;
 	int		 nchoices;
-	char		 answer;	/* LQ_CHOICE: the right key */
+	char		 answer;	/* LQ_CHOICE: the right key; 0 when sealed */
+	char		 sealed[LAB_SEAL_HEX + 1];	/* answer=#HEX, or "" */
 	struct lexpr	*truth;		/* LQ_NUMBER: what happens */
 	double		 tol;		/* LQ_NUMBER */
 	bool		 tol_pct;
+	int		 points;	/* default 1 */
+	char		*explain;	/* shown once the answer is in */
 };
 
 struct lstep {
@@ -160,9 +179,59 @@ struct lstep {
 	char		*variant;	/* NULL: keep the running guest */
 	char		**needs;	/* guest paths; the step skips without */
 	int		 nneeds;
-	struct lask	 ask;
+	struct lask	 ask;		/* before the run */
+	struct lask	 why;		/* after the run */
 	struct lact	*acts;
 	int		 nacts;
+	/*
+	 * A student-built step: the actions before the 'goal' line set up,
+	 * then the student works in a guest shell, then the actions from
+	 * goal_at on judge what they built.  The 'solve' commands build it
+	 * in batch runs (never shown to the student).
+	 */
+	char		*goal;		/* NULL: an ordinary step */
+	int		 goal_at;
+	char		**solve;
+	int		 nsolve;
+	/* A blind A/B step: 'ab' (lab-file.c). */
+	struct lab_ab	*ab;
+};
+
+/*
+ * ab PATH V1 V2 [points=N] WHAT: the step's actions run twice, on
+ * guests X and Y booted afresh, with PATH written V1 on one and V2 on
+ * the other, which one a per-student draw decides and the student must
+ * find out; 'evidence [tolerance=T] [points=N] LABEL = EXPR' lines name
+ * a value each guest shows, which the student reads off the views.
+ */
+/* The most evidence lines of an ab step. */
+#define LAB_AB_MAX_EV	4
+
+struct lab_evidence {
+	char		*label;
+	struct lexpr	*expr;
+	double		 tol;
+	bool		 tol_pct;
+	int		 points;
+	int		 line;
+};
+
+struct lab_ab {
+	char		*path;		/* the switch, under /proc or /sys */
+	char		*value[2];	/* V1, V2 */
+	char		*what;		/* what V1 means: "the batched path" */
+	int		 points;	/* for telling them apart */
+	struct lab_evidence *ev;
+	int		 nev;
+	int		 line;
+};
+
+/* param NAME = choice(A, B, ...) | range(LO, HI, STEP): a per-student value. */
+struct lparam {
+	char		*name;
+	char		*value;		/* drawn for this student */
+	char		**pool;		/* every value it can take */
+	int		 npool;
 };
 
 struct lab {
@@ -187,6 +256,10 @@ struct lab {
 	enum { LEX_NONE, LEX_PROGRAM, LEX_KERNEL } ex_kind;
 	char		*ex_file;	/* program: the solution's path */
 	char		*ex_variant, *ex_path, *ex_func, *ex_todo;	/* kernel */
+	struct lparam	*params;
+	int		 nparams;
+	char		*student;	/* whose params these are */
+	char		*warns;		/* "FILE:LINE: warning: ..." lines, or NULL */
 };
 
 /*
@@ -210,6 +283,8 @@ struct lab_env {
 	 */
 	char		**keys;
 	int		  nkeys;
+	/* Whose numbers the params draw (NULL: the user, lab_student()). */
+	const char	*student;
 };
 
 /*
@@ -230,6 +305,21 @@ struct lab	*lab_parse(const char *path, const char *text, size_t len,
 void		 lab_free(struct lab *);
 /* Total points of the lab's checks, and the number of checks. */
 int		 lab_points(const struct lab *, int *nchecks);
+/* Points from the student (questions, goal checks, A/B) and from the
+ * kit's own checks. */
+void		 lab_points_split(const struct lab *, int *student, int *kit);
+/* Whether s is a sealed explanation, "#HEX" (lab-key.c). */
+bool		 lab_sealed_text(const char *s);
+/* The student: --student, else $UMKIT_STUDENT, else the user's name. */
+const char	*lab_student(void);
+/* A per-student draw: a 64-bit value from the student, the lab's name
+ * and a purpose (a step id, a param name). */
+unsigned long long lab_draw(const char *student, const char *lab,
+		    const char *what);
+/* The order choices of q are shown in for this student: perm[i] is the
+ * index (in q->choices) of the i-th shown. */
+void		 lab_choice_order(const struct lab *, const struct lstep *,
+		    const struct lask *, int *perm);
 /* The TUI's view names, for validation. */
 extern const char *const lab_views[];
 

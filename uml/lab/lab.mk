@@ -17,11 +17,11 @@ LAB_VALUES	:= $(B)/lib/libumkit-parse-san.a
 LAB_VALUES_SRCS	:= $(wildcard tui/parse-*.c) tui/rdfile.c tui/lruhist.c \
 		   tui/recfmt.c tui/values.c
 
-$(LT)/test-lab: tests/unit/test-lab.c uml/lab/lab-out.c uml/lab/lab-ex.c $(LAB_CORE) $(LAB_HDRS) \
+$(LT)/test-lab: tests/unit/test-lab.c uml/lab/lab-out.c uml/lab/lab-key.c uml/lab/lab-ex.c $(LAB_CORE) $(LAB_HDRS) \
 		$(LAB_VALUES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui -DTOP='"$(CURDIR)"' -o $@ \
-		$(filter %.c %.a,$^) -lcmocka -ljansson
+		$(filter %.c %.a,$^) -lcmocka -ljansson -lnettle
 
 $(LT)/fuzz-lab-replay: tests/fuzz/fuzz-lab.c tests/fuzz/replay.c uml/link/proto.c \
 		$(LAB_CORE) $(LAB_HDRS) $(LAB_VALUES)
