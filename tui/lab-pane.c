@@ -25,6 +25,7 @@
  * a prompt it shows its text, dim.  A pane with no I line in view has
  * the prompt in the status line instead.
  */
+#include <ctype.h>
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -273,6 +274,22 @@ fit_bytes(const char *s, int cols)
 	return i;
 }
 
+/* Columns a list item's continuations go further in than its first
+ * row: past a mark ("a) ", "· ", "✓ ", "- "), else 0. */
+static int
+hang(const char *s)
+{
+	size_t	n = fit_bytes(s, 1);
+
+	if (n == 0 || s[n] == '\0')
+		return 0;
+	if (s[n] == ')' && s[n + 1] == ' ' && n == 1 && isalnum((unsigned char)s[0]))
+		return 3;
+	if (s[n] == ' ' && !isalnum((unsigned char)s[0]))
+		return 2;
+	return 0;
+}
+
 /* Draw one logical line word-wrapped into the frame from column col
  * (continuations keep its indentation); returns the next line number,
  * and in *end (if not NULL) the column after the text on its last row. */
@@ -284,6 +301,9 @@ wrap_at(struct frame *f, int line, int col, int attr, const char *s, int *end)
 
 	while (s[indent] == ' ' && indent < w / 2)
 		indent++;
+	indent += hang(s + indent);
+	if (indent >= w / 2)
+		indent = w / 2;
 	if (off >= w)
 		off = indent, line++;
 	do {
@@ -333,14 +353,19 @@ wrap_line(struct frame *f, int line, int attr, const char *s)
 static int
 draw_prompt(struct frame *f, int line)
 {
-	char	*q = xasprintf("  %s %s_", P.prompt, P.input);
-	int	 end, next;
+	static const char	 keys[] = "(Enter: answer, Esc: cancel)",
+				 keys2[] = "  (Enter: answer, Esc: cancel)";
+	char			*q = xasprintf("  %s %s_", P.prompt, P.input);
+	int			 end, next;
 
 	if (line >= f->scroll && line < f->scroll + f->h)
 		P.prompt_shown = true;
 	next = wrap_at(f, line, 0, C_MARK, q, &end);
 	free(q);
-	return wrap_at(f, next - 1, end + 2, C_DIM, "(Enter: answer, Esc: cancel)", NULL);
+	/* the keys beside the answer, or whole on the next row */
+	if (end + 2 + (int)strlen(keys) <= f->w)
+		return wrap_at(f, next - 1, end + 2, C_DIM, keys, NULL);
+	return wrap_at(f, next, 0, C_DIM, keys2, NULL);
 }
 
 /* A paragraph being joined from P lines. */
