@@ -6,10 +6,14 @@
  */
 #include <curses.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
 
 #include "tui.h"
 #include "util.h"
@@ -57,6 +61,18 @@ u8len(unsigned char c)
 	return 1;
 }
 
+/* Bytes of the character s starts with (a broken sequence: one). */
+static int
+u8next(const char *s)
+{
+	int	n = u8len((unsigned char)*s), k;
+
+	for (k = 1; k < n; k++)
+		if (((unsigned char)s[k] & 0xc0) != 0x80)
+			return 1;
+	return n;
+}
+
 /* Write text, one cell per character, clipped to [0, xmax). */
 int
 cv_text(struct canvas *cv, int y, int x, int xmax, int attr, const char *s)
@@ -64,13 +80,8 @@ cv_text(struct canvas *cv, int y, int x, int xmax, int attr, const char *s)
 	if (xmax > cv->cols)
 		xmax = cv->cols;
 	while (*s) {
-		int	n = u8len((unsigned char)*s), k;
+		int	n = u8next(s);
 
-		for (k = 1; k < n; k++)
-			if (((unsigned char)s[k] & 0xc0) != 0x80)
-				break;
-		if (k < n)
-			n = 1;	/* broken sequence: take one byte */
 		if (y >= 0 && y < cv->rows && x >= 0 && x < xmax) {
 			struct cell	*c = &cv->c[y * cv->cols + x];
 			unsigned char	 b = (unsigned char)s[0];
@@ -142,6 +153,40 @@ draw_init_curses(void)
 	}
 }
 
+/* What the terminal is sent for a cell: its character when the
+ * terminal draws it in exactly one column (as curses and the canvas
+ * count it), else an ASCII stand-in.  A character the locale says is
+ * wide (CJK), of no width (combining) or not printable, or one of the
+ * East Asian "ambiguous" ones on a terminal that draws them wide, would
+ * shift the rest of its row: a view's text past its frame, onto the
+ * lab pane. */
+static const char *
+cell_out(const struct cell *c, size_t *len)
+{
+	static const struct { const char *u, *a; } tr[] = {
+		{ "·", "." }, { "—", "-" }, { "–", "-" }, { "─", "-" },
+		{ "│", "|" }, { "✓", "+" }, { "✗", "x" }, { "…", "." },
+		{ "→", ">" }, { "█", "#" }, { "▒", "m" }, { "═", "=" },
+	};
+	unsigned char	 b = (unsigned char)c->ch[0];
+	wchar_t		 wc;
+	mbstate_t	 st;
+
+	*len = 1;
+	if (c->len == 1)
+		return b >= 0x20 && b < 0x7f ? c->ch : "?";
+	memset(&st, 0, sizeof(st));
+	if (!ui.ambiwide && mbrtowc(&wc, c->ch, c->len, &st) == c->len &&
+	    wcwidth(wc) == 1) {
+		*len = c->len;
+		return c->ch;
+	}
+	for (size_t i = 0; i < sizeof(tr) / sizeof(tr[0]); i++)
+		if (strlen(tr[i].u) == c->len && !memcmp(tr[i].u, c->ch, c->len))
+			return tr[i].a;
+	return "?";
+}
+
 /* Send the canvas to curses, one run of equal attributes at a time. */
 void
 cv_blit(const struct canvas *cv)
@@ -157,11 +202,11 @@ cv_blit(const struct canvas *cv)
 
 			while (x < cv->cols && cv->c[y * cv->cols + x].attr == a &&
 			    n + 4 < sizeof(run)) {
-				const struct cell	*c =
-				    &cv->c[y * cv->cols + x];
+				size_t		 len;
+				const char	*ch = cell_out(&cv->c[y * cv->cols + x], &len);
 
-				memcpy(run + n, c->ch, c->len);
-				n += c->len;
+				memcpy(run + n, ch, len);
+				n += len;
 				x++;
 			}
 			run[n] = '\0';
@@ -170,6 +215,54 @@ cv_blit(const struct canvas *cv)
 		}
 	}
 	attrset(A_NORMAL);
+}
+
+/* Ask the terminal how wide it draws "·" (U+00B7, East Asian width
+ * "ambiguous", as are the strip's ▒ and █ and the box lines): print it
+ * at the start of the line, ask for the cursor position (CSI 6n), wait
+ * up to 250 ms for the report, and wipe it.  True when the cursor moved
+ * two columns (a terminal set for CJK widths).  Before curses starts. */
+bool
+term_ambiguous_wide(int in, int out)
+{
+	static const char	ask[] = "\r\xc2\xb7\033[6n", wipe[] = "\r  \r";
+	struct termios		old, raw;
+	char			buf[32];
+	size_t			n = 0;
+	int			row, col = 0;
+	double			until = now_us() / 1e3 + 250;
+	const char		*esc;
+	ssize_t			w;
+
+	if (!isatty(in) || !isatty(out) || tcgetattr(in, &old) < 0)
+		return false;
+	raw = old;
+	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	raw.c_cc[VMIN] = 0;
+	raw.c_cc[VTIME] = 0;
+	if (tcsetattr(in, TCSANOW, &raw) < 0)
+		return false;
+	if (write(out, ask, sizeof(ask) - 1) == (ssize_t)sizeof(ask) - 1) {
+		while (n < sizeof(buf) - 1 && memchr(buf, 'R', n) == NULL) {
+			struct pollfd	pfd = { .fd = in, .events = POLLIN };
+			double		left = until - now_us() / 1e3;
+			ssize_t		r;
+
+			if (left <= 0 || poll(&pfd, 1, (int)left + 1) <= 0)
+				break;
+			if ((r = read(in, buf + n, sizeof(buf) - 1 - n)) <= 0)
+				break;
+			n += (size_t)r;
+		}
+	}
+	buf[n] = '\0';
+	w = write(out, wipe, sizeof(wipe) - 1);	/* curses clears it anyway */
+	(void)w;
+	tcsetattr(in, TCSANOW, &old);
+	esc = strstr(buf, "\033[");
+	if (esc == NULL || sscanf(esc + 2, "%d;%dR", &row, &col) != 2)
+		return false;
+	return col == 3;
 }
 
 /* Map a virtual line to a screen row; -1 when scrolled out. */
@@ -185,7 +278,8 @@ row_of(struct frame *f, int line)
 	return f->y + r;
 }
 
-/* Text in a frame. */
+/* Text in a frame: rows outside it are not drawn (row_of), nor
+ * characters left of its first column or right of its last. */
 int
 fr_text(struct frame *f, int line, int col, int attr, const char *s)
 {
@@ -193,6 +287,8 @@ fr_text(struct frame *f, int line, int col, int attr, const char *s)
 
 	if (y < 0)
 		return col + (int)strlen(s);
+	for (; col < 0 && *s != '\0'; col++)
+		s += u8next(s);
 	return cv_text(f->cv, y, f->x + col, f->x + f->w, attr, s) - f->x;
 }
 

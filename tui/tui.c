@@ -144,11 +144,12 @@ draw_tabs(struct canvas *cv)
 	cv_text(cv, 0, x, cv->cols, T.view == &view_help ? C_TABSEL : C_TAB, " ? Help ");
 }
 
-/* Status line: source, refresh rate, state, errors. */
+/* Status line: source, refresh rate, state, errors; the answer being
+ * typed when the lab pane (pane: drawn in this frame) does not show it. */
 static void
-draw_status(struct canvas *cv, double now)
+draw_status(struct canvas *cv, double now, bool pane)
 {
-	const char	*prompt = lab_pane_prompt(lab_pane_on() && T.lab_shown);
+	const char	*prompt = lab_pane_prompt(pane);
 	char		 src[160], line[512], rate[48];
 	int		 y = cv->rows - 1, x;
 
@@ -199,12 +200,14 @@ render(void)
 	struct frame	 f = { .cv = cv, .x = 0, .y = 1, .w = cv->cols, .h = cv->rows - 2 };
 	int		 vi = view_index(T.view),
 	    *scroll = &T.scroll[vi < 0 ? 7 : vi];
+	bool		 pane = false;
 
 	cv_clear(cv);
 	draw_tabs(cv);
-	if (lab_pane_on() && T.lab_shown) {
-		/* beside the view when wide, below it otherwise; the lab
-		 * runner's pane holds more, so it gets more room */
+	if (lab_pane_on() && T.lab_shown && (cv->cols >= 120 || f.h >= 3)) {
+		/* beside the view when wide, below it otherwise (when the
+		 * view keeps a row); the lab runner's pane holds more, so it
+		 * gets more room */
 		struct frame	lf = f;
 
 		if (cv->cols >= 120) {
@@ -221,6 +224,7 @@ render(void)
 				cv_text(cv, f.y + f.h, x, cv->cols, C_DIM, glyph("─", "-"));
 		}
 		lab_pane_draw(&lf);
+		pane = true;
 	}
 	if (f.h < 1)
 		f.h = 1;
@@ -232,7 +236,7 @@ render(void)
 		render();
 		return;
 	}
-	draw_status(cv, now_us() / 1e3);
+	draw_status(cv, now_us() / 1e3, pane);
 }
 
 /* Render and put on the terminal. */
@@ -389,6 +393,13 @@ static void
 start_curses(void)
 {
 	fatal_set_cleanup(end_curses);
+	/* a terminal that draws the strip's and the bars' glyphs two
+	 * columns wide gets ASCII (cv_blit then keeps texts' ambiguous
+	 * characters out too): each cell must stay one column */
+	if (ui.utf8 && term_ambiguous_wide(0, 1)) {
+		ui.utf8 = false;
+		ui.ambiwide = true;
+	}
 	if (!initscr())
 		fatalx("cannot initialise the terminal");
 	T.curses_on = true;

@@ -93,6 +93,8 @@ struct frame {
 struct ui_caps {
 	bool	utf8;		/* block characters allowed */
 	bool	color;		/* colours allowed (else attributes only) */
+	bool	ambiwide;	/* the terminal draws East Asian "ambiguous"
+				 * characters (· ▒ █ ─ │) two columns wide */
 };
 extern struct ui_caps ui;
 
@@ -105,12 +107,19 @@ void	cv_clear(struct canvas *);
 int	cv_text(struct canvas *, int y, int x, int xmax, int attr, const char *s);
 /* Print the canvas as plain text, trailing blanks trimmed (--dump). */
 void	cv_dump(const struct canvas *, FILE *);
-/* Copy the canvas to the curses screen (call refresh() after). */
+/* Copy the canvas to the curses screen (call refresh() after): one
+ * terminal column per cell, whatever the text (a character the terminal
+ * would draw wider or narrower goes as ASCII or '?'). */
 void	cv_blit(const struct canvas *);
+/* Before curses: whether the terminal on in/out draws an East Asian
+ * "ambiguous" character two columns wide (asked with a cursor position
+ * report; no answer: false). */
+bool	term_ambiguous_wide(int in, int out);
 /* Set up colour pairs (after start_color) or monochrome attributes. */
 void	draw_init_curses(void);
 
-/* Text at virtual line / column of a frame; returns the next column. */
+/* Text at virtual line / column of a frame, clipped to the frame on
+ * every side; returns the next column. */
 int	fr_text(struct frame *, int line, int col, int attr, const char *s);
 /* printf at virtual line / column of a frame. */
 int	fr_printf(struct frame *, int line, int col, int attr, const char *fmt, ...)
