@@ -34,6 +34,7 @@ lab_main(int argc, char **argv)
 		{ "csv", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "exercise", required_argument, NULL, 'e' },
+		{ "exercise-id", required_argument, NULL, 'E' },
 		{ "base-kernel", required_argument, NULL, 'k' },
 		{ "trust", no_argument, NULL, 'T' },
 		{ "answers", required_argument, NULL, 'A' },
@@ -65,6 +66,7 @@ lab_main(int argc, char **argv)
 		case 'c': csv = optarg; break;
 		case 'v': o.verbose = true; break;
 		case 'e': o.exercise = optarg; break;
+		case 'E': o.exercise_id = optarg; break;
 		case 'T': lab_trust_all(); break;
 		case 'A':
 			if (strcmp(optarg, "right") == 0)
@@ -90,6 +92,8 @@ lab_main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (o.exercise_id != NULL && o.exercise == NULL)
+		fatalx("--exercise-id %s goes with --exercise DIR", o.exercise_id);
 	if (list)
 		return argc == 0 ? lab_list() : cmd_usage(&cmd_lab);
 	if (check)
@@ -159,7 +163,11 @@ const struct cmd cmd_lab = {
 "  -v, --verbose   batch: show the commands' output\n"
 "  --exercise DIR  the lab's exercise: the first time, its skeleton is\n"
 "                  written to DIR; complete the TODO and run the same\n"
-"                  command again to build and grade your work\n"
+"                  command again to build and grade your work (the lab's\n"
+"                  checks and the exercise's grader cases)\n"
+"  --exercise-id ID  with --exercise: which of the lab's exercises (each\n"
+"                  has a level; the first is the default; a lab with\n"
+"                  several lists them)\n"
 "  --base-kernel K with --batch: the steps on the base kernel run on\n"
 "                  kernel K, steps on other variants and debugger steps\n"
 "                  are skipped (how 'umkit smoke' runs the labs on a\n"
@@ -177,6 +185,7 @@ const struct cmd cmd_lab = {
 "\n"
 "Examples:\n"
 "  umkit lab 1\n"
+"  umkit lab 4 --exercise ~/ex4 --exercise-id rsstouch\n"
 "  umkit lab --check labs/02-mglru.lab\n"
 "  umkit lab all --batch --junit results.xml\n"
 "  umkit lab report --csv grades ~/.local/state/umkit/results/*.json",

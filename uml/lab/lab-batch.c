@@ -146,12 +146,12 @@ lab_signals(void)
 }
 
 /*
- * Build the lab's exercise: the solution, or with --exercise DIR the
- * student's file (its skeleton first, when it is not there: 1).  0 ready,
- * 1 nothing to run yet, 2 an error (said).
+ * Build the lab's exercises: the solutions, or with --exercise DIR the
+ * student's file of the one --exercise-id names (its skeleton first, when
+ * it is not there: 1).  0 ready, 1 nothing to run yet, 2 an error (said).
  */
 static int
-lab_exercise(const struct lab *l, struct lab_opts *o)
+lab_exercise(struct lab *l, struct lab_opts *o)
 {
 	char	*out = lab_state_dir("exercise");
 	int	 r;
@@ -159,7 +159,7 @@ lab_exercise(const struct lab *l, struct lab_opts *o)
 	free(o->ex.add);
 	free(o->ex.variant);
 	free(o->ex.kernel);
-	r = ex_prepare(l, o->exercise, out, &o->ex);
+	r = ex_prepare(l, o->exercise, o->exercise_id, out, &o->ex);
 	free(out);
 	return r;
 }

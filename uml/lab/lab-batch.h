@@ -22,6 +22,7 @@ struct lab_opts {
 	double		 slow;		/* timeouts are multiplied by it */
 	const char	*junit, *json, *record;
 	const char	*exercise;	/* --exercise DIR */
+	const char	*exercise_id;	/* --exercise-id ID: which (NULL: the first) */
 	/*
 	 * --base-kernel: steps on the base kernel run on this kernel, steps
 	 * that need another variant and debugger steps are skipped (umkit

@@ -2,16 +2,22 @@
 /*
  * lab-ex.c - lab exercises in the linux-kernel-labs manner: a skeleton made
  * from the solution, completed by the student, built and graded by the
- * lab's own checks.
+ * lab's own checks and the exercise's grader cases.  A lab may have
+ * several, each with an id and a level (docs/labs.md, Exercises):
  *
- *   exercise program FILE                 a guest program (FILE.c next to
+ *   exercise [id=ID] [level=L] program FILE
+ *                                         a guest program (FILE.c next to
  *                                         the lab), built static on the
  *                                         host and added to the guest as
  *                                         /usr/local/bin/NAME
- *   exercise kernel VARIANT PATH FUNCTION the body of FUNCTION in the
+ *   exercise [id=ID] [level=L] kernel VARIANT PATH FUNCTION TODO
+ *                                         the body of FUNCTION in the
  *                                         variant's PATH (mm/vmscan.c);
  *                                         the graded kernel is the
  *                                         variant plus the student's file
+ *     case ID [options] COMMAND           a grader case: a guest command
+ *       expect CONDITION                  and what it must give (the
+ *                                         parser makes it a step)
  *
  * Program skeletons: every region from a line holding "TODO-BEGIN" to one
  * holding "TODO-END" is cut, and the BEGIN line becomes a "TODO:" line.
@@ -30,6 +36,15 @@
 
 #include "lab-ex.h"
 #include "util.h"
+
+/* The last component of a path. */
+static const char *
+last_part(const char *path)
+{
+	const char	*s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
 
 /* Append n bytes to a growing string. */
 static void
@@ -149,6 +164,37 @@ ex_strip_function(const char *text, const char *fn, const char *todo,
 	put(&o, &len, &cap, "\n\t */\n}", strlen("\n\t */\n}"));
 	put(&o, &len, &cap, close + 2, strlen(close + 2));
 	return o;
+}
+
+/* The exercise of l that id names (NULL: the first), or NULL. */
+const struct lexercise *
+ex_find(const struct lab *l, const char *id)
+{
+	int	i;
+
+	for (i = 0; i < l->nexercises; i++)
+		if (id == NULL || strcmp(l->exercises[i].id, id) == 0)
+			return &l->exercises[i];
+	return NULL;
+}
+
+/* One line per exercise of l: its id, level, kind and file, its cases. */
+void
+ex_list(const struct lab *l, FILE *f)
+{
+	const struct lexercise	*e;
+	int			 i;
+
+	for (i = 0; i < l->nexercises; i++) {
+		e = &l->exercises[i];
+		fprintf(f, "  %-16s %-12s %s %s", e->id, e->level ? e->level : "-",
+		    e->kind == LEX_PROGRAM ? "program" : "kernel",
+		    e->kind == LEX_PROGRAM ? last_part(e->file) : e->path);
+		if (e->ncases > 0)
+			fprintf(f, ", %d grader case%s", e->ncases,
+			    e->ncases == 1 ? "" : "s");
+		fprintf(f, "%s\n", i == 0 ? " (the default)" : "");
+	}
 }
 
 /* Write text to path (made whole or not at all). */

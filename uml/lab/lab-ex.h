@@ -1,31 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lab-ex.h - lab exercises: skeletons made from solutions (lab-ex.c), and
- * what the lab runner needs to build and grade a student's work.
+ * what the lab runner needs to build and grade a student's work
+ * (lab-exbuild.c).  The exercises and their grader cases are parsed with
+ * the lab (struct lexercise, lab.h; the cases become steps).
  */
 #ifndef UMKIT_LAB_EX_H
 #define UMKIT_LAB_EX_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "lab.h"
 
-/* What a prepared exercise gives the lab's guests. */
+/* What prepared exercises give the lab's guests. */
 struct ex_build {
-	char	*add;		/* program: --add HOST:GUEST, or NULL */
+	char	*add;		/* programs: --add DIR:/usr/local/bin, or NULL */
 	char	*variant;	/* kernel: this variant's steps boot... */
 	char	*kernel;	/* ...this kernel instead */
 };
 
 /*
- * Get lab's exercise ready.  dir NULL: the solution (a program is built,
- * a kernel exercise is the variant as it is).  Otherwise the student's
- * file in dir: when it is missing, its skeleton is written there and 1
- * returned (nothing to run yet); else it is built (programs into outdir)
- * and 0 returned.  2: an error, already said.
+ * Get lab's exercises ready.  dir NULL: the solutions (every program
+ * exercise's program is built, a kernel exercise is its variant as it
+ * is); id must be NULL.  Otherwise the exercise id names (NULL: the
+ * first) is the student's, their file in dir: when it is missing, its
+ * skeleton is written there and 1 returned (nothing to run yet); else it
+ * is built (programs into outdir/LAB) and 0 returned, and only it: the
+ * other program exercises' programs are not in the guest, and their
+ * cases' steps get a 'needs' of them (they skip).  2: an error, already said (no such exercise:
+ * the lab's are listed).
  */
-int	 ex_prepare(const struct lab *, const char *dir, const char *outdir,
-	    struct ex_build *);
+int	 ex_prepare(struct lab *, const char *dir, const char *id,
+	    const char *outdir, struct ex_build *);
+/* The exercise of the lab that id names (NULL: the first), or NULL. */
+const struct lexercise *ex_find(const struct lab *, const char *id);
+/* One line per exercise of the lab: id, level, kind, file, cases. */
+void	 ex_list(const struct lab *, FILE *);
 
 /* The skeleton of a solution: TODO-BEGIN ... TODO-END regions cut, the
  * BEGIN line kept as a TODO line.  NULL with err when the markers are

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * lab-exbuild.c - getting a lab's exercise ready: the skeleton written for
- * the student, their program built for the guest, or their kernel file
- * built as a variant of its own (lab-ex.h).
+ * lab-exbuild.c - getting a lab's exercises ready: the skeleton written
+ * for the student, the programs built for the guest (the student's, or
+ * the solutions), or the student's kernel file built as a variant of its
+ * own (lab-ex.h).  A lab's grader cases are steps the parser made
+ * (lab-file.c): they run on what is prepared here.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,20 +47,20 @@ mkdirs(const char *dir)
 }
 
 /*
- * The patched source tree of the variant of lab's kernel exercise,
- * allocated (top_dir()/build/k/VARIANT/src: an installed kit's is in the
- * user's cache), made by kbuild.sh --tree when it is not there: the kit's
+ * The patched source tree of a kernel exercise's variant, allocated
+ * (top_dir()/build/k/VARIANT/src: an installed kit's is in the user's
+ * cache), made by kbuild.sh --tree when it is not there: the kit's
  * kernels, installed ones above all, come without their trees.  NULL
  * when that failed (kbuild said why).
  */
 static char *
-variant_tree(const struct lab *l)
+variant_tree(const struct lab *l, const struct lexercise *e)
 {
-	struct kbuild_req	 q = { .variant = l->ex_variant, .tree_only = 1 };
+	struct kbuild_req	 q = { .variant = e->variant, .tree_only = 1 };
 	struct kbuild_res	 res;
 	char			*tree, *stamp, *vdir, *rel;
 
-	rel = xasprintf("build/k/%s/src", l->ex_variant);
+	rel = xasprintf("build/k/%s/src", e->variant);
 	tree = xasprintf("%s/%s", top_dir(), rel);
 	free(rel);
 	stamp = xasprintf("%s/.umkit-stamp", tree);
@@ -67,19 +70,19 @@ variant_tree(const struct lab *l)
 	}
 	free(stamp);
 	free(tree);
-	if ((vdir = variant_dir(l->ex_variant)) == NULL) {
-		warnmsg("lab %s: no variant '%s'", l->name, l->ex_variant);
+	if ((vdir = variant_dir(e->variant)) == NULL) {
+		warnmsg("lab %s: no variant '%s'", l->name, e->variant);
 		return NULL;
 	}
 	*strrchr(vdir, '/') = '\0';
 	q.patches = vdir;
 	fprintf(stderr, "umkit: lab %s: preparing the source of variant %s\n",
-	    l->name, l->ex_variant);
+	    l->name, e->variant);
 	kbuild_run(&q, &res);
 	free(vdir);
 	if (res.status != KBUILD_OK) {
 		warnmsg("lab %s: cannot prepare the source of variant %s: %s (see "
-		    "above)", l->name, l->ex_variant, kbuild_what(res.status));
+		    "above)", l->name, e->variant, kbuild_what(res.status));
 		kbuild_res_free(&res);
 		return NULL;
 	}
@@ -89,18 +92,18 @@ variant_tree(const struct lab *l)
 	return tree;
 }
 
-/* Write the skeleton of lab's exercise to dst; 0 or -1 (said why). */
+/* Write the skeleton of exercise e to dst; 0 or -1 (said why). */
 static int
-write_skeleton(const struct lab *l, const char *dst)
+write_skeleton(const struct lab *l, const struct lexercise *e, const char *dst)
 {
 	char	*sol, *sk, err[256], *src, *tree;
 
-	if (l->ex_kind == LEX_PROGRAM)
-		src = xstrdup(l->ex_file);
+	if (e->kind == LEX_PROGRAM)
+		src = xstrdup(e->file);
 	else {
-		if ((tree = variant_tree(l)) == NULL)
+		if ((tree = variant_tree(l, e)) == NULL)
 			return -1;
-		src = xasprintf("%s/%s", tree, l->ex_path);
+		src = xasprintf("%s/%s", tree, e->path);
 		free(tree);
 	}
 	if ((sol = read_text(src)) == NULL) {
@@ -108,8 +111,8 @@ write_skeleton(const struct lab *l, const char *dst)
 		free(src);
 		return -1;
 	}
-	sk = l->ex_kind == LEX_PROGRAM ? ex_skeleton(sol, err, sizeof err) :
-	    ex_strip_function(sol, l->ex_func, l->ex_todo, err, sizeof err);
+	sk = e->kind == LEX_PROGRAM ? ex_skeleton(sol, err, sizeof err) :
+	    ex_strip_function(sol, e->func, e->todo, err, sizeof err);
 	if (sk == NULL) {
 		warnmsg("%s: %s", src, err);
 		free(sol);
@@ -129,58 +132,46 @@ write_skeleton(const struct lab *l, const char *dst)
 	return 0;
 }
 
-/* The name of lab's program in the guest, allocated: 04-twothreads.c is
- * twothreads. */
-static char *
-program_name(const struct lab *l)
-{
-	const char	*b0 = base_name(l->ex_file);
-	char		*name;
-
-	b0 += strspn(b0, "0123456789");
-	if (*b0 == '-' && b0 != base_name(l->ex_file))
-		b0++;
-	name = xstrdup(b0);
-	name[strlen(name) - 2] = '\0';
-	return name;
-}
-
 /*
- * The solution's program as an installed kit ships it (PREFIX/lib/umkit/
- * exercise/NAME, built by make): without --exercise, nothing is compiled
- * at run time.  0 when there is one (b->add set), else -1.
+ * The solutions' programs as an installed kit ships them (PREFIX/lib/
+ * umkit/exercise/NAME, built by make), the directory allocated when it
+ * has every program exercise of l: without --exercise, nothing is
+ * compiled at run time.  NULL otherwise.
  */
-static int
-shipped_program(const struct lab *l, struct ex_build *b)
+static char *
+shipped_programs(const struct lab *l)
 {
-	char	*name, *bin;
-	int	 r = -1;
+	char	*dir, *bin;
+	int	 i, ok = 1;
 
 	if (!kit()->installed)
-		return -1;
-	name = program_name(l);
-	bin = xasprintf("%s/exercise/%s", kit()->lib, name);
-	if (access(bin, X_OK) == 0) {
-		b->add = xasprintf("%s:/usr/local/bin/%s", bin, name);
-		r = 0;
+		return NULL;
+	dir = xasprintf("%s/exercise", kit()->lib);
+	for (i = 0; i < l->nexercises && ok; i++) {
+		if (l->exercises[i].kind != LEX_PROGRAM)
+			continue;
+		bin = xasprintf("%s/%s", dir, l->exercises[i].prog);
+		ok = access(bin, X_OK) == 0;
+		free(bin);
 	}
-	free(bin);
-	free(name);
-	return r;
+	if (!ok) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
 }
 
-/* Build the student's (or the solution's) program for the guest. */
+/* Build the student's (or the solution's) program of e into bindir. */
 static int
-build_program(const struct lab *l, const char *src, const char *outdir,
-    struct ex_build *b)
+build_program(const struct lab *l, const struct lexercise *e, const char *src,
+    const char *bindir)
 {
-	char		*name, *bin;
+	char		*bin;
 	char		*argv[10];
 	struct spawn	 sp;
 	int		 n = 0;
 
-	name = program_name(l);
-	bin = xasprintf("%s/%s", outdir, name);
+	bin = xasprintf("%s/%s", bindir, e->prog);
 	argv[n++] = "gcc";
 	argv[n++] = "-static";
 	argv[n++] = "-O2";
@@ -197,12 +188,9 @@ build_program(const struct lab *l, const char *src, const char *outdir,
 		warnmsg("lab %s: %s does not build (the compiler's messages are above)",
 		    l->name, src);
 		free(bin);
-		free(name);
 		return -1;
 	}
-	b->add = xasprintf("%s:/usr/local/bin/%s", bin, name);
 	free(bin);
-	free(name);
 	return 0;
 }
 
@@ -223,24 +211,28 @@ copy_file(const char *from, const char *to)
 /*
  * The kernel with the student's file: the variant's series plus one patch
  * from the variant's file to the student's, built as its own variant
- * (ex-LAB) in a patches directory of its own.
+ * (ex-LAB for a lab's first exercise, ex-LAB-ID for another) in a patches
+ * directory of its own.
  */
 static int
-build_kernel(const struct lab *l, const char *src, struct ex_build *b)
+build_kernel(const struct lab *l, const struct lexercise *e, const char *src,
+    struct ex_build *b)
 {
 	char	*pdir = xasprintf("%s/build/exercise/patches", top_dir());
-	char	*vname = xasprintf("ex-%s", l->name), *vdir, *s, *orig, *line;
+	char	*vname, *vdir, *s, *orig, *line;
 	char			*series, *patch, *from, *to, *la, *lb;
 	struct kbuild_req	 q = { 0 };
 	struct kbuild_res	 res;
 	FILE			*f;
 	int			 st;
 
+	vname = e == &l->exercises[0] ? xasprintf("ex-%s", l->name) :
+	    xasprintf("ex-%s-%s", l->name, e->id);
 	vdir = xasprintf("%s/%s", pdir, vname);
 	rm_tree(vdir);
 	mkdirs(vdir);
-	if ((from = variant_dir(l->ex_variant)) == NULL) {
-		warnmsg("lab %s: no variant '%s'", l->name, l->ex_variant);
+	if ((from = variant_dir(e->variant)) == NULL) {
+		warnmsg("lab %s: no variant '%s'", l->name, e->variant);
 		return -1;
 	}
 	series = xasprintf("%s/series", from);
@@ -276,13 +268,13 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 	free(s);
 	free(to);
 	/* the student's change on top, unless there is none */
-	if ((line = variant_tree(l)) == NULL)
+	if ((line = variant_tree(l, e)) == NULL)
 		return -1;
-	orig = xasprintf("%s/%s", line, l->ex_path);
+	orig = xasprintf("%s/%s", line, e->path);
 	free(line);
 	patch = xasprintf("%s/zz-exercise.patch", vdir);
-	la = xasprintf("a/%s", l->ex_path);
-	lb = xasprintf("b/%s", l->ex_path);
+	la = xasprintf("a/%s", e->path);
+	lb = xasprintf("b/%s", e->path);
 	{
 		char	*dargv[] = { "diff", "-u", "--label", la, "--label", lb,
 			    orig, (char *)src, NULL };
@@ -307,12 +299,13 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 	} else
 		unlink(patch);
 	to = xasprintf("%s/description", vdir);
-	s = xasprintf("exercise of lab %s: %s with %s\n", l->name, l->ex_variant, src);
+	s = xasprintf("exercise %s of lab %s: %s with %s\n", e->id, l->name,
+	    e->variant, src);
 	ex_write(to, s);
 	free(s);
 	free(to);
 	fprintf(stderr, "umkit: lab %s: building the kernel with your %s "
-	    "(a minute or two)\n", l->name, base_name(l->ex_path));
+	    "(a minute or two)\n", l->name, base_name(e->path));
 	q.variant = vname;
 	q.patches = pdir;
 	q.untrusted = 1;	/* the student's code */
@@ -323,7 +316,7 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 		return -1;
 	}
 	kbuild_res_free(&res);
-	b->variant = xstrdup(l->ex_variant);
+	b->variant = xstrdup(e->variant);
 	b->kernel = xasprintf("%s/build/k/%s/linux", top_dir(), vname);
 	free(orig);
 	free(patch);
@@ -334,47 +327,135 @@ build_kernel(const struct lab *l, const char *src, struct ex_build *b)
 	return 0;
 }
 
-/* Get the lab's exercise ready. */
-int
-ex_prepare(const struct lab *l, const char *dir, const char *outdir,
-    struct ex_build *b)
+/* Whether l has an exercise of that kind. */
+static bool
+ex_find_kind(const struct lab *l, int kind)
 {
-	const char	*file;
-	char		*src;
-	int		 r;
+	int	i;
+
+	for (i = 0; i < l->nexercises; i++)
+		if ((int)l->exercises[i].kind == kind)
+			return true;
+	return false;
+}
+
+/*
+ * The programs for the guest into bindir: every program exercise's
+ * solution (mine NULL), or only mine from the student's src.  0, or -1
+ * (said why).
+ */
+static int
+build_programs(const struct lab *l, const struct lexercise *mine,
+    const char *src, const char *bindir, int *nbuilt)
+{
+	int	i;
+
+	*nbuilt = 0;
+	for (i = 0; i < l->nexercises; i++) {
+		const struct lexercise	*e = &l->exercises[i];
+
+		if (e->kind != LEX_PROGRAM || (mine != NULL && e != mine))
+			continue;
+		if (build_program(l, e, mine != NULL ? src : e->file, bindir) < 0)
+			return -1;
+		(*nbuilt)++;
+	}
+	return 0;
+}
+
+/*
+ * The cases of l's program exercises other than mine need their
+ * programs, which only the solutions' runs have: their steps skip
+ * (a step's needs, lab-run.c) rather than fail.
+ */
+static void
+skip_others(struct lab *l, const struct lexercise *mine)
+{
+	struct lstep	*st;
+	int		 i, k;
+
+	for (i = 0; i < l->nexercises; i++) {
+		const struct lexercise	*e = &l->exercises[i];
+
+		if (e == mine || e->kind != LEX_PROGRAM)
+			continue;
+		for (k = e->step0; k < e->step0 + e->ncases && k < l->nsteps; k++) {
+			st = &l->steps[k];
+			st->needs = xrealloc(st->needs, (st->nneeds + 1) *
+			    sizeof *st->needs);
+			st->needs[st->nneeds++] = xasprintf("/usr/local/bin/%s",
+			    e->prog);
+		}
+	}
+}
+
+/* Get the lab's exercises ready. */
+int
+ex_prepare(struct lab *l, const char *dir, const char *id,
+    const char *outdir, struct ex_build *b)
+{
+	const struct lexercise	*e = NULL;
+	char			*src = NULL, *bindir, *shipped;
+	int			 r = 0, n;
 
 	memset(b, 0, sizeof *b);
-	if (l->ex_kind == LEX_NONE) {
-		if (dir != NULL) {
-			warnmsg("lab %s has no exercise", l->name);
-			return 2;
-		}
-		return 0;
-	}
-	file = l->ex_kind == LEX_PROGRAM ? base_name(l->ex_file) : base_name(l->ex_path);
-	if (dir == NULL) {
-		/* The solution: what make test grades. */
-		if (l->ex_kind == LEX_KERNEL)
-			return 0;	/* the variant itself */
-		if (shipped_program(l, b) == 0)
+	if (l->nexercises == 0) {
+		if (dir == NULL)
 			return 0;
-		return build_program(l, l->ex_file, outdir, b) < 0 ? 2 : 0;
+		warnmsg("lab %s has no exercise", l->name);
+		return 2;
 	}
-	mkdirs(dir);
-	src = xasprintf("%s/%s", dir, file);
-	if (access(src, F_OK) < 0) {
-		/* a kernel exercise starts from the variant's tree (variant_tree) */
-		if (write_skeleton(l, src) < 0) {
+	if (dir != NULL && (e = ex_find(l, id)) == NULL) {
+		warnmsg("lab %s has no exercise '%s'; its exercises:", l->name, id);
+		ex_list(l, stderr);
+		return 2;
+	}
+	if (e != NULL && id == NULL && l->nexercises > 1) {
+		fprintf(stderr, "umkit: lab %s has %d exercises; this is %s "
+		    "(--exercise-id ID picks another):\n", l->name, l->nexercises,
+		    e->id);
+		ex_list(l, stderr);
+	}
+	if (e != NULL) {
+		mkdirs(dir);
+		src = xasprintf("%s/%s", dir, base_name(e->kind == LEX_PROGRAM ?
+		    e->file : e->path));
+		if (access(src, F_OK) < 0) {
+			/* a kernel exercise starts from the variant's tree */
+			if (write_skeleton(l, e, src) < 0) {
+				free(src);
+				return 2;
+			}
+			printf("The exercise of lab %s is in %s: complete its TODO, "
+			    "then run\n  umkit lab %s --exercise %s%s%s\n", l->name,
+			    src, l->name, dir, id != NULL ? " --exercise-id " : "",
+			    id != NULL ? id : "");
 			free(src);
-			return 2;
+			return 1;
 		}
-		printf("The exercise of lab %s is in %s: complete its TODO, then run\n"
-		    "  umkit lab %s --exercise %s\n", l->name, src, l->name, dir);
-		free(src);
-		return 1;
 	}
-	r = l->ex_kind == LEX_PROGRAM ? build_program(l, src, outdir, b) :
-	    build_kernel(l, src, b);
+	/*
+	 * The programs: the solutions, or only the student's (the other
+	 * exercises' steps and cases then skip: their programs are not in
+	 * the guest).  A directory of their own, added to /usr/local/bin.
+	 */
+	if (e == NULL && (shipped = shipped_programs(l)) != NULL) {
+		b->add = xasprintf("%s:/usr/local/bin", shipped);
+		free(shipped);
+	} else if (e == NULL ? ex_find_kind(l, LEX_PROGRAM) : e->kind == LEX_PROGRAM) {
+		bindir = xasprintf("%s/%s", outdir, l->name);
+		rm_tree(bindir);
+		mkdirs(bindir);
+		r = build_programs(l, e, src, bindir, &n);
+		if (r == 0 && n > 0)
+			b->add = xasprintf("%s:/usr/local/bin", bindir);
+		free(bindir);
+	}
+	if (r == 0 && e != NULL)
+		skip_others(l, e);
+	/* The kernel: the variant as it is, or with the student's file. */
+	if (r == 0 && e != NULL && e->kind == LEX_KERNEL)
+		r = build_kernel(l, e, src, b);
 	free(src);
 	return r < 0 ? 2 : 0;
 }

@@ -52,6 +52,9 @@ struct lp {
 	/* let NAME = EXPR of the current step: names and "(EXPR)". */
 	char			**letn, **letv;
 	int			 nlet;
+	/* The header's last case line, and its last expect (fail, hint). */
+	struct lcase		*xcase;
+	struct lexpect		*expect;
 };
 
 /* Add "FILE:LINE: message" to the error list. */
@@ -671,54 +674,415 @@ lab_write_path_ok(const char *path)
 	return path[strlen(path) - 1] != '/';
 }
 
-/* exercise program FILE | exercise kernel VARIANT PATH FUNCTION TODO...:
- * the lab's one exercise. */
-static void
-hdr_exercise(struct lp *p, const char *kw, const char *rest)
+/* ---- exercises (docs/labs.md, Exercises) ------------------------------- */
+
+/* Whether s can be an exercise or case id: letters, digits, '-', '_'. */
+static bool
+ex_id_ok(const char *s)
 {
-	struct lab	*l = p->lab;
-	char		 kind[16], a[256], b[256], c[128];
+	size_t	n = strlen(s);
+
+	return n > 0 && n <= LAB_EX_ID && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") == n;
+}
+
+/* Whether s is a level: beginner, intermediate or advanced. */
+static bool
+level_ok(const char *s)
+{
+	return strcmp(s, "beginner") == 0 || strcmp(s, "intermediate") == 0 ||
+	    strcmp(s, "advanced") == 0;
+}
+
+/* The last component of a path. */
+static const char *
+last_part(const char *path)
+{
+	const char	*s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
+/* exercise options: id=, level=, variant=. */
+static void
+ex_opt(struct lp *p, const char *name, const char *val, void *arg)
+{
+	struct lexercise	*e = arg;
+
+	if (strcmp(name, "id") == 0) {
+		if (!ex_id_ok(val))
+			PERR(p, "exercise id=%s: want letters, digits, '-' or '_' "
+			    "(up to %d)", val, LAB_EX_ID);
+		else {
+			free(e->id);
+			e->id = xstrdup(val);
+		}
+	} else if (strcmp(name, "level") == 0) {
+		if (!level_ok(val))
+			PERR(p, "exercise level=%s: want beginner, intermediate or "
+			    "advanced", val);
+		else {
+			free(e->level);
+			e->level = xstrdup(val);
+		}
+	} else if (strcmp(name, "variant") == 0) {
+		free(e->variant);
+		e->variant = xstrdup(val);	/* checked with the cases */
+	}
+}
+
+/* Free what an exercise holds. */
+static void
+ex_free(struct lexercise *e)
+{
+	int	i, j;
+
+	free(e->id);
+	free(e->level);
+	free(e->file);
+	free(e->prog);
+	free(e->variant);
+	free(e->path);
+	free(e->func);
+	free(e->todo);
+	for (i = 0; i < e->ncases; i++) {
+		for (j = 0; j < e->cases[i].nexpects; j++) {
+			free(e->cases[i].expects[j].cond);
+			free(e->cases[i].expects[j].fail);
+			free(e->cases[i].expects[j].hint);
+		}
+		free(e->cases[i].expects);
+		free(e->cases[i].id);
+		free(e->cases[i].command);
+	}
+	free(e->cases);
+}
+
+/* The program-kind rest of an exercise line: FILE.c beside the lab. */
+static bool
+ex_program(struct lp *p, struct lexercise *e, const char *rest)
+{
+	char		 a[256];
+	const char	*b;
 	size_t		 n;
 
-	if (l->ex_kind != LEX_NONE) {
-		PERR(p, "exercise: one per lab");
-		return;
+	if (!word(&rest, a, sizeof a) || *rest != '\0' || (n = strlen(a)) < 3 ||
+	    strcmp(a + n - 2, ".c") != 0 || strchr(a, '/') != NULL ||
+	    a[0] == '.' || !plain_chars(a, "")) {
+		PERR(p, "exercise program: want one FILE.c beside the lab file");
+		return false;
 	}
-	if (!word(&rest, kind, sizeof kind) ||
-	    (strcmp(kind, "program") != 0 && strcmp(kind, "kernel") != 0)) {
-		PERR(p, "exercise: want 'exercise program FILE.c' or 'exercise "
-		    "kernel VARIANT PATH FUNCTION TODO-TEXT'");
-		return;
-	}
-	if (kind[0] == 'p') {
-		if (!word(&rest, a, sizeof a) || *rest != '\0' || (n = strlen(a)) < 3 ||
-		    strcmp(a + n - 2, ".c") != 0 || strchr(a, '/') != NULL ||
-		    a[0] == '.' || !plain_chars(a, "")) {
-			PERR(p, "exercise program: want one FILE.c beside the lab file");
-			return;
-		}
-		l->ex_kind = LEX_PROGRAM;
-		l->ex_file = beside_lab(p, a);
-		if (p->env != NULL && p->env->patches_dir != NULL &&
-		    access(l->ex_file, R_OK) < 0)
-			PERR(p, "exercise program %s: %s", a, strerror(errno));
-		return;
-	}
+	e->kind = LEX_PROGRAM;
+	e->file = beside_lab(p, a);
+	if (p->env != NULL && p->env->patches_dir != NULL &&
+	    access(e->file, R_OK) < 0)
+		PERR(p, "exercise program %s: %s", a, strerror(errno));
+	/* the program's name in the guest: 04-twothreads.c is twothreads */
+	b = a + strspn(a, "0123456789");
+	if (*b == '-' && b != a)
+		b++;
+	e->prog = xasprintf("%.*s", (int)strlen(b) - 2, b);
+	if (!ex_id_ok(e->prog))
+		PERR(p, "exercise program %s: want a name of letters, digits, "
+		    "'-', '_' (up to %d) after its NN-", a, LAB_EX_ID);
+	else if (e->id == NULL)
+		e->id = xstrdup(e->prog);
+	return true;
+}
+
+/* The kernel-kind rest: VARIANT PATH FUNCTION TODO-TEXT. */
+static bool
+ex_kernel(struct lp *p, struct lexercise *e, const char *rest)
+{
+	char	a[256], b[256], c[128];
+
 	if (!word(&rest, a, sizeof a) || !word(&rest, b, sizeof b) ||
 	    !word(&rest, c, sizeof c) || *rest == '\0') {
 		PERR(p, "exercise kernel: want VARIANT PATH FUNCTION TODO-TEXT");
-		return;
+		return false;
 	}
 	if (!variant_exists(p->env, a))
 		PERR(p, "exercise kernel %s: no such variant (no patches/%s/series)", a, a);
 	if (b[0] == '/' || strstr(b, "..") != NULL || !plain_chars(b, "/"))
 		PERR(p, "exercise kernel: %s: want a path inside the kernel tree "
 		    "(letters, digits, '.', '_', '-', '/'; no '..')", b);
-	l->ex_kind = LEX_KERNEL;
-	l->ex_variant = xstrdup(a);
-	l->ex_path = xstrdup(b);
-	l->ex_func = xstrdup(c);
-	l->ex_todo = xstrdup(rest);
+	if (!(isalpha((unsigned char)c[0]) || c[0] == '_') ||
+	    strspn(c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789_") != strlen(c))
+		PERR(p, "exercise kernel: %s: want a C function's name", c);
+	e->kind = LEX_KERNEL;
+	if (e->variant != NULL && strcmp(e->variant, a) != 0)
+		PERR(p, "exercise kernel %s: variant=%s: a kernel exercise's cases "
+		    "boot its own variant", a, e->variant);
+	free(e->variant);
+	e->variant = xstrdup(a);
+	e->path = xstrdup(b);
+	e->func = xstrdup(c);
+	e->todo = xstrdup(rest);
+	if (e->id == NULL && ex_id_ok(c))
+		e->id = xstrdup(c);
+	return true;
+}
+
+/*
+ * exercise [id=ID] [level=L] [variant=V] program FILE.c, or exercise
+ * [id=ID] [level=L] kernel VARIANT PATH FUNCTION TODO...: one of the lab's
+ * exercises; case and expect lines may follow.
+ */
+static void
+hdr_exercise(struct lp *p, const char *kw, const char *rest)
+{
+	struct lab		*l = p->lab;
+	struct lexercise	 e = { .line = p->line };
+	char			 kind[16];
+	const char		*file;
+	bool			 ok;
+	int			 i;
+
+	if (l->nexercises == LAB_MAX_EXERCISES) {
+		PERR(p, "exercise: at most %d per lab", LAB_MAX_EXERCISES);
+		return;
+	}
+	options(p, &rest, "id level variant", ex_opt, &e);
+	if (!word(&rest, kind, sizeof kind) ||
+	    (strcmp(kind, "program") != 0 && strcmp(kind, "kernel") != 0)) {
+		PERR(p, "exercise: want 'exercise [id=ID] [level=L] program FILE.c' "
+		    "or 'exercise [id=ID] [level=L] kernel VARIANT PATH FUNCTION "
+		    "TODO-TEXT'");
+		ex_free(&e);
+		return;
+	}
+	ok = kind[0] == 'p' ? ex_program(p, &e, rest) : ex_kernel(p, &e, rest);
+	if (ok && e.id == NULL && e.kind == LEX_KERNEL)
+		PERR(p, "exercise kernel: name the exercise with id=ID");
+	if (!ok || e.id == NULL) {
+		ex_free(&e);
+		return;
+	}
+	file = last_part(e.kind == LEX_PROGRAM ? e.file : e.path);
+	for (i = 0; i < l->nexercises; i++) {
+		const struct lexercise	*o = &l->exercises[i];
+
+		if (strcmp(o->id, e.id) == 0)
+			PERR(p, "exercise %s: the id is used already at line %d",
+			    e.id, o->line);
+		else if (strcmp(last_part(o->kind == LEX_PROGRAM ? o->file :
+		    o->path), file) == 0)
+			PERR(p, "exercise %s: the student's file would be %s, as "
+			    "for the exercise at line %d", e.id, file, o->line);
+	}
+	l->exercises = xrealloc(l->exercises, (l->nexercises + 1) *
+	    sizeof *l->exercises);
+	l->exercises[l->nexercises++] = e;
+}
+
+/* case options: timeout=, status=, points=. */
+static void
+case_opt(struct lp *p, const char *name, const char *val, void *arg)
+{
+	struct lcase	*c = arg;
+	long		 v;
+
+	if (strcmp(name, "timeout") == 0) {
+		if ((c->timeout_s = duration(val)) <= 0 || c->timeout_s > 600)
+			PERR(p, "timeout=%s: want a duration up to 10 minutes, like "
+			    "10 or 500ms", val);
+	} else if (strcmp(name, "status") == 0) {
+		if (strcmp(val, "any") == 0)
+			c->status = -1;
+		else if (int_arg(val, 0, 255, &v))
+			c->status = (int)v;
+		else
+			PERR(p, "status=%s: want 0-255 or any", val);
+	} else if (strcmp(name, "points") == 0) {
+		if (int_arg(val, 0, 1000, &v))
+			c->points = (int)v;
+		else
+			PERR(p, "points=%s: want a whole number 0-1000", val);
+	}
+}
+
+/*
+ * case ID [timeout=S] [status=N|any] [points=N] COMMAND: a grader case of
+ * the exercise above, a guest command run on the student's work.
+ */
+static void
+hdr_case(struct lp *p, const char *kw, const char *rest)
+{
+	struct lab		*l = p->lab;
+	struct lexercise	*e;
+	struct lcase		 c = { .line = p->line, .points = 1 };
+	char			 id[64];
+	int			 i;
+
+	if (l->nexercises == 0) {
+		PERR(p, "case: belongs after an 'exercise' line");
+		return;
+	}
+	e = &l->exercises[l->nexercises - 1];
+	if (e->ncases == LAB_MAX_CASES) {
+		PERR(p, "case: at most %d per exercise", LAB_MAX_CASES);
+		return;
+	}
+	if (!word(&rest, id, sizeof id) || !ex_id_ok(id)) {
+		PERR(p, "case: want 'case ID [timeout=S] [status=N|any] [points=N] "
+		    "COMMAND' (ID: letters, digits, '-', '_', up to %d)", LAB_EX_ID);
+		return;
+	}
+	for (i = 0; i < e->ncases; i++)
+		if (strcmp(e->cases[i].id, id) == 0)
+			PERR(p, "case %s: the id is used already at line %d", id,
+			    e->cases[i].line);
+	options(p, &rest, "timeout status points", case_opt, &c);
+	if (*rest == '\0')
+		PERR(p, "case %s: a guest command expected", id);
+	c.id = xstrdup(id);
+	c.command = xstrdup(rest);
+	e->cases = xrealloc(e->cases, (e->ncases + 1) * sizeof *e->cases);
+	e->cases[e->ncases++] = c;
+	p->xcase = &e->cases[e->ncases - 1];
+}
+
+/* expect CONDITION: one check of the case above ('status' is its exit
+ * status). */
+static void
+hdr_expect(struct lp *p, const char *kw, const char *rest)
+{
+	struct lcase	*c = p->xcase;
+	struct lexpect	*x;
+
+	if (c == NULL) {
+		PERR(p, "expect: belongs after a 'case' line (of an exercise)");
+		return;
+	}
+	if (c->nexpects == LAB_MAX_EXPECTS) {
+		PERR(p, "expect: at most %d per case", LAB_MAX_EXPECTS);
+		return;
+	}
+	if (*rest == '\0') {
+		PERR(p, "expect: a condition expected, like 'result(NAME.KEY) == 4'");
+		return;
+	}
+	c->expects = xrealloc(c->expects, (c->nexpects + 1) * sizeof *c->expects);
+	x = &c->expects[c->nexpects++];
+	memset(x, 0, sizeof *x);
+	x->cond = xstrdup(rest);
+	x->line = p->line;
+	p->expect = x;
+}
+
+/* fail TEXT, hint TEXT in the header: of the expect line right above. */
+static void
+hdr_expect_text(struct lp *p, const char *kw, const char *rest)
+{
+	char	**dst;
+
+	if (p->expect == NULL) {
+		PERR(p, "%s: belongs right after a check or an expect line", kw);
+		return;
+	}
+	dst = kw[0] == 'f' ? &p->expect->fail : &p->expect->hint;
+	if (*rest == '\0')
+		PERR(p, "%s: the text expected", kw);
+	else if (*dst != NULL)
+		PERR(p, "%s: given twice for this expect", kw);
+	else
+		*dst = xstrdup(rest);
+}
+
+static void	step_start(struct lp *, const char *);
+static void	step_line(struct lp *, const char *, const char *);
+
+/* A step line made by the parser, parsed as if written at line. */
+static void __attribute__((format(printf, 4, 5)))
+made_line(struct lp *p, int line, const char *kw, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*rest;
+
+	va_start(ap, fmt);
+	rest = xvasprintf(fmt, ap);
+	va_end(ap);
+	p->line = line;
+	if (strcmp(kw, "step") == 0)
+		step_start(p, rest);
+	else
+		step_line(p, kw, rest);
+	free(rest);
+}
+
+/*
+ * The grader cases as steps at the end of the lab, one per case, made of
+ * the runner's own actions so that every runner and result file has
+ * them: the case's command, between a line that names the case (a stale
+ * result line of an earlier case is never read) and one with its exit
+ * status, then a check of the status and one per expect line.
+ */
+static void
+exercise_steps(struct lp *p)
+{
+	struct lab		*l = p->lab;
+	struct lexercise	*e;
+	struct lcase		*c;
+	const char		*name;
+	char			 tmo[32];
+	int			 i, j, k, line = p->line;
+
+	for (i = 0; i < l->nexercises; i++) {
+		e = &l->exercises[i];
+		if (e->level == NULL && l->level != NULL)
+			e->level = xstrdup(l->level);
+		e->step0 = l->nsteps;
+		/* a program exercise's result lines are its program's */
+		name = e->kind == LEX_PROGRAM ? e->prog : "case";
+		if (e->kind == LEX_PROGRAM && e->variant != NULL && e->ncases == 0)
+			perr_at(p, e->line, "exercise %s: variant= is the variant "
+			    "its cases boot, and it has none", e->id);
+		for (j = 0; j < e->ncases; j++) {
+			c = &e->cases[j];
+			for (k = 0; k < j; k++)
+				if (strcmp(e->cases[k].id, c->id) == 0)
+					break;
+			if (k < j)
+				continue;	/* said at its line */
+			if (c->status < 0 && c->nexpects == 0)
+				perr_at(p, c->line, "case %s: nothing to check: want "
+				    "status=N or expect lines", c->id);
+			made_line(p, c->line, "step", "%s-%s Exercise %s, case %s: %s",
+			    e->id, c->id, e->id, c->id, c->command);
+			add_text(&p->step->text, "A grader case of the exercise: "
+			    "its checks judge your work (umkit lab --exercise DIR), "
+			    "or the solution without --exercise.");
+			if (e->variant != NULL)
+				made_line(p, e->line, "variant", "%s", e->variant);
+			tmo[0] = '\0';
+			if (c->timeout_s > 0)
+				snprintf(tmo, sizeof tmo, "timeout=%gs ", c->timeout_s);
+			note_workload(p, c->command);
+			made_line(p, c->line, "run", "%sstatus=any result=case%s%s "
+			    "echo '%s: case=%s'; %s; echo \"case: status=$?\"", tmo,
+			    e->kind == LEX_PROGRAM ? "," : "",
+			    e->kind == LEX_PROGRAM ? name : "", name, c->id, c->command);
+			made_line(p, c->line, "let", "status = result(case.status)");
+			if (c->status >= 0) {
+				made_line(p, c->line, "check", "points=%d status == %d",
+				    c->points, c->status);
+				made_line(p, c->line, "fail", "'%s' should exit with "
+				    "status %d", c->command, c->status);
+			}
+			for (k = 0; k < c->nexpects; k++) {
+				const struct lexpect	*x = &c->expects[k];
+
+				made_line(p, x->line, "check", "points=%d %s",
+				    c->points, x->cond);
+				if (x->fail != NULL)
+					made_line(p, x->line, "fail", "%s", x->fail);
+				if (x->hint != NULL)
+					made_line(p, x->line, "hint", "%s", x->hint);
+			}
+		}
+	}
+	p->line = line;
 }
 
 /* The student whose params and choice order a parse draws. */
@@ -859,6 +1223,10 @@ static const struct header_kw header_kws[] = {
 	{ .name = "doc",	.parse = hdr_doc },
 	{ .name = "needs",	.parse = hdr_needs },
 	{ .name = "exercise",	.parse = hdr_exercise },
+	{ .name = "case",	.parse = hdr_case },
+	{ .name = "expect",	.parse = hdr_expect },
+	{ .name = "fail",	.parse = hdr_expect_text },
+	{ .name = "hint",	.parse = hdr_expect_text },
 	{ .name = "param",	.parse = hdr_param },
 };
 
@@ -870,13 +1238,18 @@ header_line(struct lp *p, const char *kw, const char *rest)
 
 	for (k = header_kws; k < header_kws + nitems(header_kws); k++) {
 		if (strcmp(k->name, kw) == 0) {
+			/* an exercise's case, its expects, their fail and hint */
+			if (k->parse != hdr_expect && k->parse != hdr_expect_text)
+				p->xcase = NULL;
+			if (k->parse != hdr_expect_text)
+				p->expect = NULL;
 			k->parse(p, kw, rest);
 			return;
 		}
 	}
 	PERR(p, "'%s' is not a lab header keyword (title, minutes, level, "
-	    "variants, memory, cpus, disk, seed, doc, needs, exercise, param; or "
-	    "'step' to start the steps)", kw);
+	    "variants, memory, cpus, disk, seed, doc, needs, exercise, case, expect, "
+	    "param; or 'step' to start the steps)", kw);
 }
 
 /* step ID TITLE */
@@ -1947,6 +2320,7 @@ lab_parse(const char *path, const char *text, size_t len,
 			step_line(&p, kw, rest);
 		free(line);
 	}
+	exercise_steps(&p);
 	finish(&p);
 	for (i = 0; i < p.nwl; i++)
 		free(p.wl[i]);
@@ -2064,11 +2438,9 @@ lab_free(struct lab *l)
 	free(l->seed);
 	free(l->doc);
 	free(l->intro);
-	free(l->ex_file);
-	free(l->ex_variant);
-	free(l->ex_path);
-	free(l->ex_func);
-	free(l->ex_todo);
+	for (i = 0; i < l->nexercises; i++)
+		ex_free(&l->exercises[i]);
+	free(l->exercises);
 	free_strs(l->needs, l->nneeds);
 	for (i = 0; i < l->nparams; i++) {
 		free(l->params[i].name);

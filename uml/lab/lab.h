@@ -234,6 +234,57 @@ struct lparam {
 	int		 npool;
 };
 
+/*
+ * A grader case of an exercise (docs/labs.md, Exercises): "case ID
+ * [timeout=S] [status=N|any] [points=N] COMMAND" and its "expect
+ * CONDITION" lines, each with its fail and hint.  The parser makes each
+ * case a step of its own at the end of the lab (struct lexercise.step0).
+ */
+struct lexpect {
+	char		*cond;		/* as written; 'status' is the exit status */
+	char		*fail, *hint;
+	int		 line;
+};
+
+struct lcase {
+	char		*id;
+	char		*command;	/* a guest command (sh -c) */
+	double		 timeout_s;	/* 0: the run default */
+	int		 status;	/* the exit status wanted; -1 any */
+	int		 points;	/* of each of its checks */
+	int		 line;
+	struct lexpect	*expects;
+	int		 nexpects;
+};
+
+#define LAB_MAX_EXERCISES	16	/* per lab */
+#define LAB_MAX_CASES		64	/* per exercise */
+#define LAB_MAX_EXPECTS		16	/* per case */
+#define LAB_EX_ID		24	/* the longest exercise or case id */
+
+/*
+ * exercise [id=ID] [level=L] [variant=V] program FILE.c, or ... kernel
+ * VARIANT PATH FUNCTION TODO-TEXT: something the student writes
+ * (lab-ex.h builds and grades it).
+ */
+struct lexercise {
+	char		*id;		/* --exercise-id; default the program's name
+					   or the kernel function's */
+	char		*level;		/* beginner|intermediate|advanced; default
+					   the lab's (NULL without one) */
+	enum { LEX_PROGRAM, LEX_KERNEL } kind;
+	int		 line;
+	char		*file;		/* program: the solution, beside the lab */
+	char		*prog;		/* program: its name in the guest
+					   (04-twothreads.c: twothreads) */
+	char		*variant;	/* kernel: the variant; both: the one its
+					   cases boot (NULL: the running guest) */
+	char		*path, *func, *todo;	/* kernel */
+	struct lcase	*cases;
+	int		 ncases;
+	int		 step0;		/* its cases are steps step0 .. +ncases-1 */
+};
+
 struct lab {
 	char		*path;		/* the .lab file */
 	char		*name;		/* its basename without .lab */
@@ -252,14 +303,13 @@ struct lab {
 	int		 nneeds;
 	struct lstep	*steps;
 	int		 nsteps;
-	/* exercise program FILE | exercise kernel VARIANT PATH FUNCTION TODO */
-	enum { LEX_NONE, LEX_PROGRAM, LEX_KERNEL } ex_kind;
-	char		*ex_file;	/* program: the solution's path */
-	char		*ex_variant, *ex_path, *ex_func, *ex_todo;	/* kernel */
 	struct lparam	*params;
 	int		 nparams;
 	char		*student;	/* whose params these are */
 	char		*warns;		/* "FILE:LINE: warning: ..." lines, or NULL */
+	/* the exercise lines, in the order written (lab-ex.h) */
+	struct lexercise *exercises;
+	int		  nexercises;
 };
 
 /*
