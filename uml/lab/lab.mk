@@ -6,8 +6,9 @@
 # engine tests (test-smoke, test-lab-batch).
 #
 # Tests (UNIT_TESTS): test-lab (the lab file parser, expressions, KTAP,
-# JUnit, score; ASan/UBSan) and fuzz-lab-replay (the checked-in lab corpus
-# through the fuzz entry point), the same pair for patchin and cov, and
+# JUnit, score; ASan/UBSan), test-lab-ex (the exercises and their grader
+# cases) and fuzz-lab-replay (the checked-in lab corpus through the fuzz
+# entry point), the same pair for patchin and cov, and
 # test-stats.  make fuzz runs libFuzzer on each parser (tests/fuzz/fuzz.mk).
 
 LAB_CORE	:= uml/lab/lab-file.c uml/lab/lab-expr.c uml/util.c uml/util-core.c
@@ -30,6 +31,15 @@ $(LT)/fuzz-lab-replay: tests/fuzz/fuzz-lab.c tests/fuzz/replay.c uml/link/proto.
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-lab"' -o $@ $(filter %.c %.a,$^)
 
 UNIT_TESTS	+= $(LT)/test-lab $(LT)/fuzz-lab-replay
+
+# A lab's exercises: several, their levels, the grader cases (lab-file.c,
+# lab-ex.c).
+$(LT)/test-lab-ex: tests/unit/test-lab-ex.c uml/lab/lab-ex.c $(LAB_CORE) $(LAB_HDRS) \
+		uml/lab/lab-ex.h $(LAB_VALUES)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui -o $@ $(filter %.c %.a,$^) \
+		-lcmocka -ljansson
+UNIT_TESTS	+= $(LT)/test-lab-ex
 
 # Lab 02's kernel exercise graded end to end (two kernel builds).
 .PHONY: test-exercises
