@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Several exercises in a lab, each with a level, and the grader cases a
+# lab lists: --exercise-id picks one (the first is the default, as
+# before), the skeleton of the one picked is written, and the cases of
+# lab 04's beginner exercise (rsstouch) reject a plausible wrong solution
+# that passes the happy path (tests/fixtures/exercise/).  The solution
+# passing every case is lab 04's own batch run in t-labs.sh.
+. "$(dirname "$0")/lib.sh"
+
+work=$(mktemp -d)
+export XDG_STATE_HOME="$work/state"
+trap 'rm -rf "$work"' EXIT INT TERM
+
+# Picking an exercise, and the skeleton of the one picked.
+ex=$work/ex
+out=$("$UMKIT" lab 4 --exercise "$ex" --exercise-id rsstouch --batch 2>&1); rc=$?
+is "--exercise-id: the first run writes that exercise's skeleton (exit 0)" "$rc" 0
+like "... and says how to grade it" "$out" \
+	"is in $ex/04-rsstouch.c: .*
+  umkit lab 04-counters --exercise $ex --exercise-id rsstouch"
+check "... with the TODO" grep -q 'TODO: write one byte to page 0' "$ex/04-rsstouch.c"
+if grep -q 'touched++' "$ex/04-rsstouch.c"; then
+	not_ok "... and without the solution's loop"
+else ok "... and without the solution's loop"; fi
+if [ -e "$ex/04-twothreads.c" ]; then
+	not_ok "... and no other exercise's file"
+else ok "... and no other exercise's file"; fi
+out=$("$UMKIT" lab 4 --exercise "$work/ex0" --batch 2>&1); rc=$?
+is "no --exercise-id: the first exercise, as before (exit 0)" "$rc:$(ls "$work/ex0")" "0:04-twothreads.c"
+like "... and the lab's exercises are listed with their levels" "$out" \
+	"has 2 exercises; this is twothreads .*
+  twothreads +intermediate +program 04-twothreads.c .*
+  rsstouch +beginner +program 04-rsstouch.c, 6 grader cases"
+out=$("$UMKIT" lab 4 --exercise "$ex" --exercise-id nosuch --batch 2>&1); rc=$?
+like "an unknown exercise: exit 2, the lab's listed" "$rc:$out" \
+	"^2:umkit: lab 04-counters has no exercise 'nosuch'; its exercises:
+  twothreads "
+out=$("$UMKIT" lab 4 --exercise-id rsstouch --batch 2>&1); rc=$?
+like "--exercise-id alone is refused" "$rc:$out" "exercise-id rsstouch goes with --exercise DIR"
+
+# The grader: lab 04's rsstouch exercise with its cases as the lab lists
+# them, beside an exercise whose cases must skip when rsstouch is picked.
+g=$work/g
+mkdir -p "$g"
+cp "$TOP/labs/04-rsstouch.c" "$TOP/labs/04-twothreads.c" "$g/"
+{
+	printf 'title The grader of lab 04s exercises\nmemory 256M\n'
+	printf 'exercise program 04-twothreads.c\n  case runs twothreads\n'
+	printf '    expect result(twothreads.threads) == 2\n'
+	awk '/^exercise .*04-rsstouch\.c$/ { on = 1; print; next }
+		on && /^[ \t]/ { print; next } on { exit }' "$TOP/labs/04-counters.lab"
+} > "$g/grader.lab"
+check "the extracted grader lab is a lab" "$UMKIT" lab --check "$g/grader.lab"
+cp "$TOP/tests/fixtures/exercise/04-rsstouch-rounds-down.c" "$ex/04-rsstouch.c"
+out=$("$UMKIT" lab "$g/grader.lab" --exercise "$ex" --exercise-id rsstouch --batch 2>&1); rc=$?
+is "a wrong solution is rejected (exit 1)" "$rc" 1
+like "... though it passes the happy path" "$out" \
+	"^ok [0-9]+ rsstouch-big: result\(rsstouch.touched\) == 4096"
+like "... and the empty mapping" "$out" "^ok [0-9]+ rsstouch-empty: result\(rsstouch.anon_kB\) == 0"
+like "... it fails the case whose stride does not divide the pages" "$out" \
+	"^not ok [0-9]+ rsstouch-uneven: result\(rsstouch.touched\) == 4"
+like "... with the values, the fail message and the hint" "$out" \
+	"^# pages 0, 3, 6 and 9 of 10 make four: result\(rsstouch.touched\) is 3, want == 4
+# hint: PAGES / STRIDE rounds down"
+like "... and the case with a stride wider than the mapping" "$out" \
+	"^not ok [0-9]+ rsstouch-wide: result\(rsstouch.touched\) == 1"
+like "... from the student's program, not a stale line of another case" "$out" \
+	"^not ok [0-9]+ rsstouch-wide: result\(rsstouch.anon_kB\) == 4"
+like "the other exercise's cases skip: its program is not in the guest" "$out" \
+	"^ok [0-9]+ twothreads-runs: .*# SKIP needs /usr/local/bin/twothreads"
+like "the score counts the cases" "$out" "^# grader: passed [0-9]+/1[0-9], "
+no_leftovers "the exercises leave nothing behind"
+done_testing
