@@ -366,6 +366,8 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	free(s->variant);
 	s->variant = xstrdup(variant);
 	s->nbg = 0;
+	if (s->on_boot != NULL)
+		s->on_boot(s);
 	return 0;
 }
 

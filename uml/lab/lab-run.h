@@ -123,6 +123,8 @@ struct lab_sess {
 	 * (not with LAB_AUTO_WRONG).
 	 */
 	int	(*on_goal)(struct lab_sess *, int step);
+	/* Optional.  A guest booted (the mirror is a new one). */
+	void	(*on_boot)(struct lab_sess *);
 	/* Optional.  Side (0 X, 1 Y) of an ab step ran; 0 goes on, -1 stops. */
 	int	(*on_ab_side)(struct lab_sess *, int step, int side);
 	void	*arg;
