@@ -18,6 +18,8 @@ static const char *const global_keys[][2] = {
 	{ "Up Down PgUp PgDn Home End", "scroll the view" },
 	{ "[ ] Left Right", "recordings: step back / forward in time" },
 	{ "L", "show / hide the lab pane (with --lab-pane FILE)" },
+	{ "Enter n b H j k", "lab: run the step / next / back / hints / scroll the pane" },
+	{ "Esc", "lab: while a prediction is asked every key types it; Esc leaves it" },
 };
 
 /* Nothing to set up. */
