@@ -74,6 +74,18 @@ for v in "$TOP"/patches/*/; do
 done
 is "installed: programs, kernels of every variant with symbols, labs, patches, docs" "${missing:-}" ""
 like "the manual page has every command" "$(zcat "$D$P/share/man/man1/umkit.1.gz")" '^\.SS "umkit lab '
+# The installed labs are sealed (umkit lab --seal): no file under PREFIX
+# holds a shipped lab's choice question line with its plain answer=K.
+leaks=
+for f in "$TOP"/labs/*.lab; do
+	grep -E '^[[:space:]]*(ask|why)[[:space:]]+choice.*answer=[a-z]([[:space:]]|$)' "$f" |
+	while IFS= read -r q; do
+		grep -rqF -- "$q" "$D$P" && echo "$(basename "$f"): $q"
+	done
+done > "$T/leaks"
+is "no file under PREFIX holds a plain choice answer of a shipped lab" "$(cat "$T/leaks")" ""
+is "... nor any answer=LETTER at all in the installed labs" \
+	"$(grep -lE 'answer=[a-z]([[:space:]]|$)' "$D$P"/share/umkit/labs/*.lab)" ""
 listing() { find "$D" -printf '%p %s %m %T@\n' | sort; }
 before=$(listing)
 

@@ -99,7 +99,13 @@ install: $$(I_BUILT) kernels
 		install -m 644 $$k/obj/System.map $$d/System.map; \
 		install -m 644 $$k/obj/.config $$d/config; \
 	done
-	install -m 644 labs/*.lab labs/*.md labs/*.gdb labs/kernel-keys $(EX_SRCS) $(I_SHARE)/labs/
+	install -m 644 labs/*.md labs/*.gdb labs/kernel-keys $(EX_SRCS) $(I_SHARE)/labs/
+	@# the labs sealed: no plain choice answer or its explanation (lab-key.c)
+	@set -e; for f in labs/*.lab; do \
+		$(B)/bin/umkit lab --seal $$f > $(I_SHARE)/labs/$${f#labs/}.tmp; \
+		chmod 644 $(I_SHARE)/labs/$${f#labs/}.tmp; \
+		mv -f $(I_SHARE)/labs/$${f#labs/}.tmp $(I_SHARE)/labs/$${f#labs/}; \
+	done
 	install -d -m 755 $(I_LIB)/exercise
 	install -s -m 755 $(EX_BINS) $(I_LIB)/exercise/
 	@set -e; for v in $(INSTALL_VARIANTS); do \

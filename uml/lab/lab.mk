@@ -32,6 +32,15 @@ $(LT)/fuzz-lab-replay: tests/fuzz/fuzz-lab.c tests/fuzz/replay.c uml/link/proto.
 
 UNIT_TESTS	+= $(LT)/test-lab $(LT)/fuzz-lab-replay
 
+# What grades the student: questions, params, choice order, points split,
+# sealed answers, result-file MACs, median() and within (lab-key.c too).
+$(LT)/test-lab-grade: tests/unit/test-lab-grade.c uml/lab/lab-out.c uml/lab/lab-key.c \
+		uml/lab/lab-key.h $(LAB_CORE) $(LAB_HDRS) $(LAB_VALUES)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui -o $@ \
+		$(filter %.c %.a,$^) -lcmocka -ljansson -lnettle
+UNIT_TESTS	+= $(LT)/test-lab-grade
+
 # A lab's exercises: several, their levels, the grader cases (lab-file.c,
 # lab-ex.c).
 $(LT)/test-lab-ex: tests/unit/test-lab-ex.c uml/lab/lab-ex.c $(LAB_CORE) $(LAB_HDRS) \
