@@ -10,7 +10,9 @@
  *     runner -> TUI   "pane\n" + lines, each "S text" with S a style
  *                     letter: T title, N normal, D dim, G good, W bad,
  *                     Q question, P paragraph, I input; "view NAME";
- *                     "prompt TEXT" (read an answer); "say TEXT" (status
+ *                     "prompt TEXT" (read an answer; "prompt+ TEXT":
+ *                     another prompt follows this one's answer, so keys
+ *                     typed in between go to it); "say TEXT" (status
  *                     line); "reopen" (the guest was rebooted: reopen the
  *                     root)
  *     TUI -> runner   "key enter|next|back|hint"; "answer TEXT" (empty:
@@ -33,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tui.h"
@@ -54,7 +57,31 @@ static struct {
 	char		 input[64];
 	int		 scroll;
 	bool		 gone;		/* the runner closed the socket */
+	/*
+	 * Type-ahead: keys typed just after the answer to a "prompt+" went,
+	 * before the runner's next prompt came (an ab step asks several in a
+	 * row); they go to that prompt (or, when none came within AHEAD_MS,
+	 * to the keys as usual with the next key).
+	 */
+	int		 ahead[32];
+	int		 nahead;
+	long long	 ahead_until;	/* ms, CLOCK_MONOTONIC; 0: none */
+	bool		 more;		/* "prompt+": another prompt follows it */
 } P = { .fd = -1 };
+
+#define AHEAD_MS	400
+
+static void	replay_ahead(void);
+
+/* Now, in ms. */
+static long long
+mono_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* Use FILE (file != NULL) or the runner's socket (fd >= 0). */
 void
@@ -138,10 +165,12 @@ lab_pane_read(void)
 			snprintf(P.view, sizeof(P.view), "%s", m + 5);
 		} else if (!strncmp(m, "say ", 4)) {
 			snprintf(P.say, sizeof(P.say), "%s", m + 4);
-		} else if (!strncmp(m, "prompt ", 7)) {
-			snprintf(P.prompt, sizeof(P.prompt), "%s", m + 7);
+		} else if (!strncmp(m, "prompt ", 7) || !strncmp(m, "prompt+ ", 8)) {
+			P.more = m[6] == '+';
+			snprintf(P.prompt, sizeof(P.prompt), "%s", m + (P.more ? 8 : 7));
 			P.input[0] = '\0';
 			P.prompting = true;
+			replay_ahead();
 		} else if (!strcmp(m, "reopen")) {
 			P.reopen = true;
 		}
@@ -200,6 +229,24 @@ lab_pane_prompt(bool pane_shown)
 	return line;
 }
 
+/* The keys typed ahead, as if typed now (to a prompt that came). */
+static void
+replay_ahead(void)
+{
+	int	k[sizeof P.ahead / sizeof P.ahead[0]], n = P.nahead, i;
+	bool	used[sizeof P.ahead / sizeof P.ahead[0]];
+
+	memcpy(k, P.ahead, sizeof k);
+	P.nahead = 0;
+	P.ahead_until = 0;
+	for (i = 0; i < n; i++)
+		used[i] = lab_pane_key(k[i], true);
+	/* the rest back to curses, in order (ungetch is last in, first out) */
+	for (i = n - 1; i >= 0; i--)
+		if (!used[i])
+			ungetch(k[i]);
+}
+
 /* A key: while prompting every key edits the answer; otherwise the lab
  * keys go to the runner when the pane is shown.  Returns true when the
  * key was consumed. */
@@ -211,6 +258,14 @@ lab_pane_key(int ch, bool pane_shown)
 
 	if (P.fd < 0 || P.gone)
 		return false;
+	if (!P.prompting && P.ahead_until != 0) {
+		if (mono_ms() < P.ahead_until && P.nahead < (int)(sizeof P.ahead / sizeof P.ahead[0])) {
+			P.ahead[P.nahead++] = ch;
+			return true;
+		}
+		P.ahead_until = 0;	/* no prompt came: the keys as usual */
+		replay_ahead();
+	}
 	if (P.prompting) {
 		if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
 			if (n == 0)
@@ -218,6 +273,8 @@ lab_pane_key(int ch, bool pane_shown)
 			snprintf(msg, sizeof(msg), "answer %s", P.input);
 			send_msg(msg);
 			P.prompting = false;
+			if (P.more)
+				P.ahead_until = mono_ms() + AHEAD_MS;
 		} else if (ch == 27) {
 			send_msg("answer ");
 			P.prompting = false;

@@ -662,11 +662,13 @@ prompt(struct ui *u, int mode, const char *why)
 		/* no prompt: the keys stay live (views, q); Enter goes on */
 		break;
 	case PR_AB_IDENT:
-		tui_send(u, "prompt %s%swhich guest had %s (X or Y)?", why, sep,
+		/* prompt+: another prompt follows the answer (lab-pane.c) */
+		tui_send(u, "prompt+ %s%swhich guest had %s (X or Y)?", why, sep,
 		    st->ab->what);
 		break;
 	case PR_AB_EV:
-		tui_send(u, "prompt %s%s%s on guest %c (a number):", why, sep,
+		tui_send(u, "prompt%s %s%s%s on guest %c (a number):",
+		    u->ev + 1 < st->ab->nev || u->side == 0 ? "+" : "", why, sep,
 		    st->ab->ev[u->ev].label, 'X' + u->side);
 		break;
 	}
