@@ -171,6 +171,37 @@ test_case_steps(void **state)
 	free(errs);
 }
 
+/* Picking an exercise takes the others' case steps out of the lab; the
+ * lab still frees them. */
+static void
+test_pick(void **state)
+{
+	char		*errs;
+	struct lab	*l = parse(two, &errs);
+
+	(void)state;
+	assert_non_null(l);
+	ex_pick(l, &l->exercises[2]);
+	assert_int_equal(l->nsteps, 1 + 1);
+	assert_int_equal(l->exercises[1].ndropped, 3);
+	assert_int_equal(l->exercises[1].step0, -1);
+	assert_int_equal(l->exercises[2].step0, 1);
+	assert_string_equal(l->steps[1].id, "apply_gen_move_batch-age");
+	assert_string_equal(l->exercises[1].dropped[2].id, "touch-any");
+	ex_pick(l, &l->exercises[2]);		/* again: nothing more */
+	assert_int_equal(l->nsteps, 2);
+	lab_free(l);
+	free(errs);
+	l = parse(two, &errs);
+	assert_non_null(l);
+	ex_pick(l, &l->exercises[1]);
+	assert_int_equal(l->nsteps, 1 + 3);
+	assert_string_equal(l->steps[3].id, "touch-any");
+	assert_int_equal(l->exercises[2].ndropped, 1);
+	lab_free(l);
+	free(errs);
+}
+
 /* The listing a student gets: id, level, kind, file, cases. */
 static void
 test_list(void **state)
@@ -318,6 +349,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_several),
 		cmocka_unit_test(test_case_steps),
+		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_bounds),

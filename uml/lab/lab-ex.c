@@ -197,6 +197,37 @@ ex_list(const struct lab *l, FILE *f)
 	}
 }
 
+/*
+ * Take the case steps of l's exercises other than mine out of its steps
+ * (into their struct lexercise.dropped, which lab_free frees): only mine
+ * is graded.  Before a run only: results point at steps.
+ */
+void
+ex_pick(struct lab *l, const struct lexercise *mine)
+{
+	struct lexercise	*e;
+	size_t			 sz = sizeof *l->steps;
+	int			 i, j, at, n;
+
+	for (i = 0; i < l->nexercises; i++) {
+		e = &l->exercises[i];
+		at = e->step0;
+		n = e->ncases;
+		if (e == mine || n == 0 || e->ndropped > 0 || at < 0 ||
+		    at + n > l->nsteps)
+			continue;
+		e->dropped = xmalloc(n * sz);
+		memcpy(e->dropped, l->steps + at, n * sz);
+		memmove(l->steps + at, l->steps + at + n, (l->nsteps - at - n) * sz);
+		l->nsteps -= n;
+		e->ndropped = n;
+		e->step0 = -1;
+		for (j = 0; j < l->nexercises; j++)
+			if (l->exercises[j].step0 > at)
+				l->exercises[j].step0 -= n;
+	}
+}
+
 /* Write text to path (made whole or not at all). */
 int
 ex_write(const char *path, const char *text)

@@ -27,8 +27,8 @@ struct ex_build {
  * first) is the student's, their file in dir: when it is missing, its
  * skeleton is written there and 1 returned (nothing to run yet); else it
  * is built (programs into outdir/LAB) and 0 returned, and only it: the
- * other program exercises' programs are not in the guest, and their
- * cases' steps get a 'needs' of them (they skip).  2: an error, already said (no such exercise:
+ * other program exercises' programs are not in the guest, and the other
+ * exercises' cases are taken out of the lab (ex_pick).  2: an error, already said (no such exercise:
  * the lab's are listed).
  */
 int	 ex_prepare(struct lab *, const char *dir, const char *id,
@@ -37,6 +37,9 @@ int	 ex_prepare(struct lab *, const char *dir, const char *id,
 const struct lexercise *ex_find(const struct lab *, const char *id);
 /* One line per exercise of the lab: id, level, kind, file, cases. */
 void	 ex_list(const struct lab *, FILE *);
+/* Take the other exercises' case steps out of the lab (before a run):
+ * only this one's are graded. */
+void	 ex_pick(struct lab *, const struct lexercise *);
 
 /* The skeleton of a solution: TODO-BEGIN ... TODO-END regions cut, the
  * BEGIN line kept as a TODO line.  NULL with err when the markers are

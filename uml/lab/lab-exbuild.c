@@ -363,32 +363,6 @@ build_programs(const struct lab *l, const struct lexercise *mine,
 	return 0;
 }
 
-/*
- * The cases of l's program exercises other than mine need their
- * programs, which only the solutions' runs have: their steps skip
- * (a step's needs, lab-run.c) rather than fail.
- */
-static void
-skip_others(struct lab *l, const struct lexercise *mine)
-{
-	struct lstep	*st;
-	int		 i, k;
-
-	for (i = 0; i < l->nexercises; i++) {
-		const struct lexercise	*e = &l->exercises[i];
-
-		if (e == mine || e->kind != LEX_PROGRAM)
-			continue;
-		for (k = e->step0; k < e->step0 + e->ncases && k < l->nsteps; k++) {
-			st = &l->steps[k];
-			st->needs = xrealloc(st->needs, (st->nneeds + 1) *
-			    sizeof *st->needs);
-			st->needs[st->nneeds++] = xasprintf("/usr/local/bin/%s",
-			    e->prog);
-		}
-	}
-}
-
 /* Get the lab's exercises ready. */
 int
 ex_prepare(struct lab *l, const char *dir, const char *id,
@@ -452,7 +426,7 @@ ex_prepare(struct lab *l, const char *dir, const char *id,
 		free(bindir);
 	}
 	if (r == 0 && e != NULL)
-		skip_others(l, e);
+		ex_pick(l, e);
 	/* The kernel: the variant as it is, or with the student's file. */
 	if (r == 0 && e != NULL && e->kind == LEX_KERNEL)
 		r = build_kernel(l, e, src, b);

@@ -758,6 +758,29 @@ ex_free(struct lexercise *e)
 	free(e->cases);
 }
 
+/* The case steps ex_pick() took out of the lab, back at its end: lab_free
+ * frees them with the others. */
+static void
+ex_steps_back(struct lab *l)
+{
+	struct lexercise	*e;
+	int			 i;
+
+	for (i = 0; i < l->nexercises; i++) {
+		e = &l->exercises[i];
+		if (e->ndropped == 0)
+			continue;
+		l->steps = xrealloc(l->steps, (l->nsteps + e->ndropped) *
+		    sizeof *l->steps);
+		memcpy(l->steps + l->nsteps, e->dropped, e->ndropped *
+		    sizeof *l->steps);
+		l->nsteps += e->ndropped;
+		free(e->dropped);
+		e->dropped = NULL;
+		e->ndropped = 0;
+	}
+}
+
 /* The program-kind rest of an exercise line: FILE.c beside the lab. */
 static bool
 ex_program(struct lp *p, struct lexercise *e, const char *rest)
@@ -2396,6 +2419,7 @@ lab_free(struct lab *l)
 
 	if (l == NULL)
 		return;
+	ex_steps_back(l);
 	for (i = 0; i < l->nsteps; i++) {
 		st = &l->steps[i];
 		free(st->id);

@@ -283,6 +283,10 @@ struct lexercise {
 	struct lcase	*cases;
 	int		 ncases;
 	int		 step0;		/* its cases are steps step0 .. +ncases-1 */
+	/* Its case steps while another exercise is graded (ex_pick(),
+	 * lab-ex.h): out of the lab's steps, freed with the lab. */
+	struct lstep	*dropped;
+	int		 ndropped;
 };
 
 struct lab {
