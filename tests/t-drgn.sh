@@ -193,6 +193,20 @@ like "-e and --gens together: usage" "$rc:$out" "^125:usage: umkit drgn NAME"
 out=$("$PY" -B uml/guest/umkit_drgn.py --pid "$upid" --vmlinux build/k/base/linux -e 1 2>&1); rc=$?
 like "another build's vmlinux is refused (build ids)" "$rc:$out" "^125:umkit: drgn: guest pid $upid runs another build than build/k/base/linux .*restart the guest$"
 
+# --- a lab's drgn step (tests/fixtures/labs/drgn.lab) ------------------------
+out=$(XDG_STATE_HOME="$work/state" "$UMKIT" lab tests/fixtures/labs/drgn.lab --batch \
+	--answers right 2>&1); rc=$?
+is "a lab's drgn --gens step: the batch passes" "$rc" 0
+like "... the pages' generations read before the aging" "$out" "^ok 1 gens: young >= 2000"
+like "... and one generation older after it (result(gens.KEY))" "$out" \
+	"^ok 2 gens: result\(gens.age1\) \+ result\(gens.age2\) >= young"
+like "... the drgn ran on the host, the guest on" "$out" "drgn --gens umkit-touch \(on the host, the guest runs on\)"
+sed 's/^variants base+debug$/variants base/' tests/fixtures/labs/drgn.lab > "$work/nodebug.lab"
+out=$(XDG_STATE_HOME="$work/state" "$UMKIT" lab "$work/nodebug.lab" --batch 2>&1); rc=$?
+is "a drgn step on a kernel without debug info: the batch still passes" "$rc" 0
+like "... the step SKIPs, saying why" "$out" \
+	"^ok 1 gens: .* # SKIP a drgn step needs a \+debug variant"
+
 # --- a kernel without debug info ----------------------------------------------
 out=$("$UMKIT" start -n $gb 2>&1)
 like "a base guest starts" "$out" "guest $gb started \(base,"

@@ -9,13 +9,10 @@
 #include <unistd.h>
 
 #include "guest/ctl.h"
+#include "guest/drgn.h"
 #include "guest/gdb.h"
-#include "kernel/kbuild.h"
 #include "umkit.h"
 #include "util.h"
-
-/* The python that has Debian's python3-drgn (dist-packages). */
-#define DRGN_PYTHON	"/usr/bin/python3"
 
 /* umkit drgn NAME [-e EXPR | --gens PID|COMM | SCRIPT [ARGS...]] */
 static int
@@ -25,22 +22,22 @@ drgn_main(int argc, char **argv)
 		{ "gens", required_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char		*name = NULL, *expr = NULL;
-	const char		*gens = NULL, *py, *av[32];
+	const char		*name = NULL, *opt = NULL;
+	char			*val = NULL, **av, why[512];
 	struct gdb_kernel	 k;
 	struct ctl_guest	 cg;
-	char			*mod, *dbg, *dk, *variant, *kernel, pid[32];
-	int			 c, n = 0, i;
+	int			 c;
 
 	for (;;) {
 		while ((c = getopt_long(argc, argv, "+e:", longopts,
 		    NULL)) != -1) {
 			switch (c) {
 			case 'e':
-				expr = optarg;
-				break;
 			case 'g':
-				gens = optarg;
+				if (opt != NULL)
+					return cmd_usage(&cmd_drgn);
+				opt = c == 'e' ? "-e" : "--gens";
+				val = optarg;
 				break;
 			default:
 				return cmd_usage(&cmd_drgn);
@@ -50,62 +47,27 @@ drgn_main(int argc, char **argv)
 			break;
 		name = argv[optind++];
 	}
-	if (name == NULL || (expr != NULL) + (gens != NULL) +
-	    (optind < argc) > 1)
+	if (name == NULL || (opt != NULL && optind < argc))
 		return cmd_usage(&cmd_drgn);
 	if (optind < argc && access(argv[optind], R_OK) < 0)
 		fatal("%s", argv[optind]);
 	cmd_need_guest(name);
 	ctl_running(name, "read", &cg);
-	snprintf(pid, sizeof pid, "%ld", cg.uml_pid);
-	kernel = cg.kernel;
-	variant = cg.variant;
-	if (gdb_kernel_find(kernel, &k) < 0)
-		fatal("guest %s: its kernel %s", name, kernel);
-	if (!k.debuginfo || k.obj == NULL) {
-		/* drgn needs this very build's DWARF: another's will not do. */
-		if (strchr(variant, '/') != NULL)
-			strcpy(variant, "base");	/* -k FILE: any kernel */
-		variant[kbuild_base_len(variant)] = '\0';
-		dbg = xasprintf("build/k/%s+debug/linux", variant);
-		dk = top_path(dbg);
-		fatalx("guest %s runs %s, a kernel without debug info: drgn "
-		    "needs that build's vmlinux; boot one with it: umkit start "
-		    "-V %s+debug -n NAME (%s)", name, variant, variant,
-		    access(dk, X_OK) == 0 ? "built" :
-		    "it builds on first use, a few minutes");
-	}
-	mod = top_path("uml/guest/umkit_drgn.py");
-	if (access(mod, R_OK) < 0)
-		fatal("%s", mod);
-	if ((py = getenv("UMKIT_PYTHON")) == NULL)
-		py = access(DRGN_PYTHON, X_OK) == 0 ? DRGN_PYTHON : "python3";
-
-	av[n++] = py;
-	av[n++] = "-B";		/* no __pycache__ in the kit's folders */
-	av[n++] = mod;
-	av[n++] = "--pid";
-	av[n++] = pid;
-	av[n++] = "--vmlinux";
-	av[n++] = k.symbols;
-	av[n++] = "--name";
-	av[n++] = name;
-	if (expr != NULL) {
-		av[n++] = "-e";
-		av[n++] = expr;
-	} else if (gens != NULL) {
-		av[n++] = "--gens";
-		av[n++] = gens;
-	} else if (optind < argc) {
-		av[n++] = "--";
-		for (i = optind; i < argc && n < 31; i++)
-			av[n++] = argv[i];
-	}
-	av[n] = NULL;
+	if (drgn_kernel(name, cg.kernel, cg.variant, &k, why, sizeof why) < 0)
+		fatalx("%s", why);
+	if (opt != NULL)
+		av = drgn_argv(name, cg.uml_pid, &k, opt, &val, 1, why, sizeof why);
+	else if (optind < argc)
+		av = drgn_argv(name, cg.uml_pid, &k, "--", argv + optind,
+		    argc - optind > 20 ? 20 : argc - optind, why, sizeof why);
+	else
+		av = drgn_argv(name, cg.uml_pid, &k, NULL, NULL, 0, why, sizeof why);
+	if (av == NULL)
+		fatalx("%s", why);
 	fflush(NULL);
-	execvp(py, (char **)av);
+	execvp(av[0], av);
 	fatalx("cannot run %s: %s (install Debian's python3-drgn; "
-	    "UMKIT_PYTHON names another python)", py, strerror(errno));
+	    "UMKIT_PYTHON names another python)", av[0], strerror(errno));
 }
 
 const struct cmd cmd_drgn = {

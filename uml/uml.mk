@@ -18,7 +18,7 @@ LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
 LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/sandbox.c uml/tuiexec.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
 		   $(addprefix uml/guest/,guest.c disk.c initrd.c elfdeps.c rundir.c watch.c \
-			gdb.c oops.c ctl.c ctl-req.c supervisor.c preflight.c exec.c) \
+			gdb.c drgn.c oops.c ctl.c ctl-req.c supervisor.c preflight.c exec.c) \
 		   uml/kernel/kbuild.c \
 		   $(addprefix uml/lab/,lab-file.c lab-expr.c lab-run.c lab-out.c lab-key.c \
 			lab-ex.c lab-exbuild.c lab-ui.c lab-cat.c lab-state.c lab-batch.c) \

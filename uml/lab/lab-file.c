@@ -1915,6 +1915,29 @@ kw_gdb(struct lp *p, const char *kw, const char *rest)
 	return true;
 }
 
+/* drgn [timeout=S] --gens PID|COMM: the generation of each page of a guest
+ * process, read on the host by the kit's drgn module (no script: any
+ * lab may have it); its "gens: ..." line is result(gens.KEY). */
+static bool
+kw_drgn(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a = new_act(p, LA_DRGN);
+	char		 w[64], t[64];
+
+	a->timeout_s = 60;
+	options(p, &rest, "timeout", act_opt, a);
+	if (!word(&rest, w, sizeof w) || strcmp(w, "--gens") != 0 ||
+	    !word(&rest, t, sizeof t) || *rest != '\0' || !plain_chars(t, "") ||
+	    t[0] == '-') {
+		PERR(p, "drgn: want 'drgn [timeout=S] --gens PID|COMM' (COMM: "
+		    "letters, digits, '.', '_', '-')");
+		return true;
+	}
+	a->text = xstrdup(t);
+	push_str(&p->wl, &p->nwl, "gens");
+	return true;
+}
+
 /* write PATH TEXT: TEXT into a guest file, through the mirror. */
 static bool
 kw_write(struct lp *p, const char *kw, const char *rest)
@@ -2148,6 +2171,7 @@ static const struct step_kw step_kws[] = {
 	{ .name = "run",	.parse = kw_run },
 	{ .name = "bg",		.parse = kw_bg },
 	{ .name = "gdb",	.parse = kw_gdb },
+	{ .name = "drgn",	.parse = kw_drgn },
 	{ .name = "write",	.parse = kw_write },
 	{ .name = "wait",	.parse = kw_wait },
 	{ .name = "let",	.parse = kw_let },
@@ -2190,8 +2214,8 @@ step_line(struct lp *p, const char *kw, const char *rest)
 
 	if ((k = step_kw_find(kw)) == NULL) {
 		PERR(p, "'%s' is not a step keyword (view, variant, needs, ask, why, "
-		    "explain, because, goal, solve, ab, evidence, run, bg, write, "
-		    "wait, sleep, show, let, mark, check, fail, hint)", kw);
+		    "explain, because, goal, solve, ab, evidence, run, bg, gdb, drgn, "
+		    "write, wait, sleep, show, let, mark, check, fail, hint)", kw);
 		p->ask = NULL;
 		p->check = NULL;
 		return;

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "guest/ctl.h"
+#include "guest/drgn.h"
 #include "guest/gdb.h"
 #include "guest/guest.h"
 #include "guest/initrd.h"
@@ -893,6 +894,85 @@ gdb_missing(void)
 	    "gdb is not installed (uml/install/deps.sh installs it)";
 }
 
+/* Whether this host and variant can run a step's drgn: NULL, or why not. */
+static const char *
+drgn_missing(const char *variant)
+{
+	static int	 have = -1;
+	char		*argv[] = { DRGN_PYTHON, "-c", "import drgn", NULL };
+	struct spawn	 sp;
+
+	if (strstr(variant, "+debug") == NULL)
+		return "a drgn step needs a +debug variant (variant base+debug)";
+	if (have < 0) {
+		spawn_init(&sp, argv);
+		sp.out = sp.err = SPAWN_NULL;
+		sp.timeout_ms = 20000;
+		have = spawn_run(&sp) == 0;
+	}
+	return have ? NULL : "python3-drgn is not installed (uml/install/deps.sh "
+	    "installs it)";
+}
+
+/*
+ * drgn --gens PID|COMM: on the host, the kit's drgn module reads which
+ * generation each page of the guest process is in, while the guest runs;
+ * its last line "gens: pid=N ... age0=N ..." is result(gens.KEY).
+ */
+static int
+do_drgn(struct lab_sess *s, const struct lstep *st, const struct lact *a)
+{
+	const char		*f[] = { "info", NULL };
+	struct gdb_kernel	 k;
+	struct spawn		 sp;
+	char			*r, pid[32], kernel[4096], variant[256], why[512];
+	char			**av, *target = a->text, *last;
+	int			 rc;
+
+	if ((r = ctl_call(s->gname, f, NULL, 0, NULL)) == NULL) {
+		act_failed(s, st, a, "drgn: the guest's supervisor does not answer");
+		return -1;
+	}
+	ctl_field(r, "uml_pid", pid, sizeof pid);
+	ctl_field(r, "kernel", kernel, sizeof kernel);
+	ctl_field(r, "variant", variant, sizeof variant);
+	free(r);
+	if (drgn_kernel(s->gname, kernel, variant, &k, why, sizeof why) < 0) {
+		act_failed(s, st, a, "drgn: %s", why);
+		return -1;
+	}
+	av = drgn_argv(s->gname, strtol(pid, NULL, 10), &k, "--gens", &target, 1,
+	    why, sizeof why);
+	gdb_kernel_free(&k);
+	if (av == NULL) {
+		act_failed(s, st, a, "drgn: %s", why);
+		return -1;
+	}
+	s->log_line(s, "drgn --gens %s (on the host, the guest runs on)", target);
+	spawn_init(&sp, av);
+	sp.out = SPAWN_CAPTURE;
+	sp.err = SPAWN_TO_OUT;
+	sp.max = 1 << 20;
+	sp.timeout_ms = (int)(a->timeout_s * s->slow * 1000);
+	rc = spawn_run(&sp);
+	drgn_argv_free(av);
+	if (rc != 0) {
+		last = sp.output ? strrchr(sp.output, '\n') : NULL;
+		while (last != NULL && last > sp.output && last[1] == '\0') {
+			*last = '\0';
+			last = strrchr(sp.output, '\n');
+		}
+		act_failed(s, st, a, "drgn --gens %s: %s%s", target, sp.timed_out ?
+		    "timed out" : "failed: ", sp.timed_out ? "" : last ? last + 1 :
+		    sp.output ? sp.output : "");
+		free(sp.output);
+		return -1;
+	}
+	s->log_output(s, sp.output, NULL);
+	keep_out(s, sp.output);		/* result(gens.KEY) */
+	return 0;
+}
+
 /*
  * End the step's gdb: wait for it (until its timeout, then kill it, which
  * lets the kernel run on), show its output, keep it for result(gdb.KEY).
@@ -1335,6 +1415,9 @@ run_acts(struct lab_sess *s, const struct lstep *st, int from, int to, int *at)
 		case LA_GDB:
 			r = do_gdb(s, st, a);
 			break;
+		case LA_DRGN:
+			r = do_drgn(s, st, a);
+			break;
 		case LA_CHECK:
 			/* The checks see what a gdb of the step printed. */
 			if (gdb_finish(s, st) < 0) {
@@ -1420,7 +1503,7 @@ lab_step_run(struct lab_sess *s, int i)
 		const char	*why_not = NULL;
 		char		*kp;
 
-		if (st->acts[k].kind != LA_GDB)
+		if (st->acts[k].kind != LA_GDB && st->acts[k].kind != LA_DRGN)
 			continue;
 		/* umkit smoke judges the patch, not a debugger session. */
 		if (s->base_kernel != NULL) {
@@ -1431,7 +1514,9 @@ lab_step_run(struct lab_sess *s, int i)
 		/* A step with gdb: the host's gdb and a built kernel, or SKIP. */
 		kp = xasprintf("%s/build/k/%s/linux", top_dir(),
 		    variant ? variant : s->variant);
-		if ((why_not = gdb_missing()) == NULL && access(kp, X_OK) < 0) {
+		why_not = st->acts[k].kind == LA_GDB ? gdb_missing() : drgn_missing(
+		    variant ? variant : s->variant);
+		if (why_not == NULL && access(kp, X_OK) < 0) {
 			snprintf(why, sizeof why, "needs the %s kernel, not built "
 			    "yet: make VARIANT=%s (a few minutes), then run the "
 			    "lab again", variant ? variant : s->variant,

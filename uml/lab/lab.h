@@ -121,6 +121,7 @@ enum lact_kind {
 	LA_MARK,		/* remember the values for delta(..., NAME) */
 	LA_CHECK,
 	LA_GDB,			/* gdb on the guest's kernel, a script, batch */
+	LA_DRGN,		/* drgn --gens TARGET on the host (text) */
 };
 
 struct lcheck {
