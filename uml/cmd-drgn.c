@@ -11,8 +11,36 @@
 #include "guest/ctl.h"
 #include "guest/drgn.h"
 #include "guest/gdb.h"
+#include "kernel/kbuild.h"
 #include "umkit.h"
 #include "util.h"
+
+/*
+ * The guest's kernel has no debug info: build VARIANT+debug when it is not
+ * built yet (saying so), then say how to boot the guest on it; exits.
+ */
+static void __attribute__((noreturn))
+no_debug(const char *name, const char *variant, const char *why)
+{
+	char	v[256], *dbg, *k;
+
+	snprintf(v, sizeof v, "%s", strchr(variant, '/') ? "base" : variant);
+	v[kbuild_base_len(v)] = '\0';
+	if (kbuild_is_smoke(v) || strstr(why, "without debug info") == NULL)
+		fatalx("%s", why);
+	dbg = xasprintf("build/k/%s+debug/linux", v);
+	k = top_path(dbg);
+	if (access(k, X_OK) < 0) {
+		warnmsg("%s", why);
+		free(k);
+		free(dbg);
+		dbg = xasprintf("%s+debug", v);
+		k = kbuild_kernel(dbg);		/* says what it builds */
+		fatalx("built %s; boot guest %s on it, then run this again: umkit "
+		    "stop %s && umkit start -V %s -n %s", k, name, name, dbg, name);
+	}
+	fatalx("%s", why);
+}
 
 /* umkit drgn NAME [-e EXPR | --gens PID|COMM | SCRIPT [ARGS...]] */
 static int
@@ -54,7 +82,7 @@ drgn_main(int argc, char **argv)
 	cmd_need_guest(name);
 	ctl_running(name, "read", &cg);
 	if (drgn_kernel(name, cg.kernel, cg.variant, &k, why, sizeof why) < 0)
-		fatalx("%s", why);
+		no_debug(name, cg.variant, why);
 	if (opt != NULL)
 		av = drgn_argv(name, cg.uml_pid, &k, opt, &val, 1, why, sizeof why);
 	else if (optind < argc)
@@ -77,8 +105,10 @@ const struct cmd cmd_drgn = {
 "drgn (Debian's python3-drgn) on the kernel of the running guest NAME,\n"
 "without stopping it: the UML kernel's memory is its host process's, so\n"
 "drgn reads it through /proc/PID/mem while the guest runs on.  Needs the\n"
-"guest's kernel with debug info (start it with -V base+debug) and read\n"
-"access to the UML process (your own guest; docs/drgn.md).\n"
+"guest's kernel with debug info (start it with -V base+debug; on a guest\n"
+"without, umkit drgn builds VARIANT+debug when it is not built yet and\n"
+"says how to boot on it) and read access to the UML process (your own\n"
+"guest; docs/drgn.md).\n"
 "\n"
 "Without SCRIPT or an option: drgn's prompt, with prog set and drgn's\n"
 "helpers and the kit's UML helpers (uml/guest/umkit_drgn.py:\n"
