@@ -187,7 +187,8 @@ ex_list(const struct lab *l, FILE *f)
 
 	for (i = 0; i < l->nexercises; i++) {
 		e = &l->exercises[i];
-		fprintf(f, "  %-16s %-12s %s %s", e->id, e->level ? e->level : "-",
+		fprintf(f, "  %-16s %-12s %s %s", e->id,
+		    e->level != NULL ? e->level : "-",
 		    e->kind == LEX_PROGRAM ? "program" : "kernel",
 		    e->kind == LEX_PROGRAM ? last_part(e->file) : e->path);
 		if (e->ncases > 0)
@@ -218,7 +219,8 @@ ex_pick(struct lab *l, const struct lexercise *mine)
 			continue;
 		e->dropped = xmalloc(n * sz);
 		memcpy(e->dropped, l->steps + at, n * sz);
-		memmove(l->steps + at, l->steps + at + n, (l->nsteps - at - n) * sz);
+		memmove(l->steps + at, l->steps + at + n,
+		    (l->nsteps - at - n) * sz);
 		l->nsteps -= n;
 		e->ndropped = n;
 		e->step0 = -1;

@@ -28,8 +28,8 @@ struct ex_build {
  * skeleton is written there and 1 returned (nothing to run yet); else it
  * is built (programs into outdir/LAB) and 0 returned, and only it: the
  * other program exercises' programs are not in the guest, and the other
- * exercises' cases are taken out of the lab (ex_pick).  2: an error, already said (no such exercise:
- * the lab's are listed).
+ * exercises' cases are taken out of the lab (ex_pick).  2: an error,
+ * already said (no such exercise: the lab's are listed).
  */
 int	 ex_prepare(struct lab *, const char *dir, const char *id,
 	    const char *outdir, struct ex_build *);

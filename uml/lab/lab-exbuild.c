@@ -410,13 +410,15 @@ ex_prepare(struct lab *l, const char *dir, const char *id,
 	}
 	/*
 	 * The programs: the solutions, or only the student's (the other
-	 * exercises' steps and cases then skip: their programs are not in
-	 * the guest).  A directory of their own, added to /usr/local/bin.
+	 * exercises' cases are then left out, ex_pick, and a lab step that
+	 * runs another's program skips by its needs).  A directory of their
+	 * own, added to /usr/local/bin.
 	 */
 	if (e == NULL && (shipped = shipped_programs(l)) != NULL) {
 		b->add = xasprintf("%s:/usr/local/bin", shipped);
 		free(shipped);
-	} else if (e == NULL ? ex_find_kind(l, LEX_PROGRAM) : e->kind == LEX_PROGRAM) {
+	} else if (e == NULL ? ex_find_kind(l, LEX_PROGRAM) :
+	    e->kind == LEX_PROGRAM) {
 		bindir = xasprintf("%s/%s", outdir, l->name);
 		rm_tree(bindir);
 		mkdirs(bindir);
