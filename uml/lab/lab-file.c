@@ -1090,6 +1090,9 @@ exercise_steps(struct lp *p)
 			if (c->status >= 0) {
 				made_line(p, c->line, "check", "points=%d status == %d",
 				    c->points, c->status);
+				/* the student's code is graded: the student's points */
+				if (p->check != NULL)
+					p->check->check.student = true;
 				made_line(p, c->line, "fail", "'%s' should exit with "
 				    "status %d", c->command, c->status);
 			}
@@ -1098,6 +1101,8 @@ exercise_steps(struct lp *p)
 
 				made_line(p, x->line, "check", "points=%d %s",
 				    c->points, x->cond);
+				if (p->check != NULL)
+					p->check->check.student = true;
 				if (x->fail != NULL)
 					made_line(p, x->line, "fail", "%s", x->fail);
 				if (x->hint != NULL)
@@ -1599,6 +1604,12 @@ kw_ask(struct lp *p, const char *kw, const char *rest)
 	if (q->kind != LQ_NONE)
 		PERR(p, "%s: one per step (the first is at line %d)", kw, q->line);
 	ask_clear(q);
+	/* what pointed into the question cleared goes with it */
+	if (p->ask == q)
+		p->ask = NULL;
+	if (p->q == q)
+		p->q = NULL;
+	p->qchoice = -1;
 	q->line = p->line;
 	q->points = 1;
 	if (!word(&rest, w, sizeof w) ||
