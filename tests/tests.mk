@@ -29,6 +29,12 @@ bench-build: all
 bench-boot: all
 	@sh tests/bench-boot.sh
 
+# A command on a running guest: the round trip every lab step pays.
+.PHONY: bench-exec
+bench: bench-exec
+bench-exec: all
+	@sh tests/bench-exec.sh
+
 # What the sandbox costs at boot and in a one-file build (paired runs).
 .PHONY: bench-sandbox
 bench: bench-sandbox

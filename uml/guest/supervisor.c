@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -73,6 +75,7 @@ reply(int fd, const char *fmt, ...)
 struct trace_conn {
 	int		 fd;
 	volatile int	 stop;
+	int		 wake;		/* an eventfd: the watcher's end now */
 };
 
 /* Send one chunk of trace text to the client; stop when it has gone. */
@@ -84,27 +87,59 @@ trace_chunk(const char *data, size_t len, void *arg)
 	return ctl_send(t->fd, data, len, NULL, 0) < 0 ? 1 : 0;
 }
 
-/* Watch the client's end: when it hangs up, stop the stream. */
+/* Watch the client's end: when it hangs up, stop the stream; a write
+ * to t->wake ends the watch at once (the work ended first). */
 static void *
 trace_watch(void *arg)
 {
 	struct trace_conn	*t = arg;
-	struct pollfd		 p = { .fd = t->fd, .events = POLLIN };
+	struct pollfd		 p[2] = { { .fd = t->fd, .events = POLLIN },
+				    { .fd = t->wake, .events = POLLIN } };
 
 	while (!t->stop) {
-		if (poll(&p, 1, 200) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+		if (poll(p, t->wake >= 0 ? 2 : 1, 200) <= 0)
+			continue;
+		if (p[0].revents & (POLLIN | POLLHUP | POLLERR))
 			t->stop = 1;
+		if (t->wake >= 0 && (p[1].revents & POLLIN))
 			break;
-		}
 	}
 	return NULL;
+}
+
+/* Start watching t's client (t->wake made here); 0, or -1. */
+static int
+client_watch(struct trace_conn *t, pthread_t *th)
+{
+	t->wake = eventfd(0, EFD_CLOEXEC);
+	if (pthread_create(th, NULL, trace_watch, t) != 0) {
+		if (t->wake >= 0)
+			close(t->wake);
+		return -1;
+	}
+	return 0;
+}
+
+/* The work ended: stop the watcher without waiting for its poll. */
+static void
+client_unwatch(struct trace_conn *t, pthread_t th)
+{
+	uint64_t	one = 1;
+
+	t->stop = 1;
+	/* (should the write fail, the 200 ms poll ends it anyway) */
+	if (t->wake >= 0 && write(t->wake, &one, sizeof one) < 0)
+		t->stop = 1;
+	pthread_join(th, NULL);
+	if (t->wake >= 0)
+		close(t->wake);
 }
 
 /* Stream a tracefs pipe to the client until it hangs up. */
 static void
 serve_trace(struct sup *s, int fd, const char *path)
 {
-	struct trace_conn	 t = { .fd = fd };
+	struct trace_conn	 t = { .fd = fd, .wake = -1 };
 	pthread_t		 th;
 	int			 r;
 
@@ -113,11 +148,10 @@ serve_trace(struct sup *s, int fd, const char *path)
 		return;
 	}
 	reply(fd, "ok");
-	if (pthread_create(&th, NULL, trace_watch, &t) != 0)
+	if (client_watch(&t, &th) < 0)
 		return;
 	r = link_trace(s->link, path, trace_chunk, &t, &t.stop);
-	t.stop = 1;
-	pthread_join(th, NULL);
+	client_unwatch(&t, th);
 	if (r < 0 && r != -ECANCELED)
 		reply(fd, "error %s", r == -EIO ? "guest not responding" : strerror(-r));
 }
@@ -126,16 +160,16 @@ serve_trace(struct sup *s, int fd, const char *path)
 static void
 serve_exec(struct sup *s, int fd, char **argv, const int *fds, int nfds)
 {
-	struct trace_conn	 t = { .fd = fd };
+	struct trace_conn	 t = { .fd = fd, .wake = -1 };
 	pthread_t		 th;
 	int			 r, status, watching;
 
-	watching = pthread_create(&th, NULL, trace_watch, &t) == 0;
+	watching = client_watch(&t, &th) == 0;
 	r = link_exec_stop(s->link, argv + 1, atoi(argv[0]),
 	    nfds == 3 ? fds[2] : -1, fds[0], fds[1], &t.stop, &status);
-	t.stop = 1;
 	if (watching)
-		pthread_join(th, NULL);
+		client_unwatch(&t, th);
+	t.stop = 1;
 	if (r < 0)
 		reply(fd, "error %s: %s", argv[1],
 		    r == -EIO ? "guest not responding" : strerror(-r));
