@@ -119,7 +119,7 @@ else ok "exercise: the solution's code is cut from the skeleton"; fi
 out=$("$UMKIT" lab 4 --exercise "$ex" --batch 2>&1); rc=$?
 is "exercise: the skeleton fails its checks (exit 1)" "$rc" 1
 like "exercise: the skeleton's program runs but does not switch" "$out" \
-	"^not ok 13 exercise: result\(twothreads.mode_after\) == 1"
+	"^not ok [0-9]+ exercise: result\(twothreads.mode_after\) == 1"
 cp "$TOP/labs/04-twothreads.c" "$ex/"
 out=$("$UMKIT" lab 4 --exercise "$ex" --batch 2>&1); rc=$?
 is "exercise: the completed program passes (exit 0)" "$rc:$(printf '%s\n' "$out" | grep -c '^not ok')" "0:0"
