@@ -125,7 +125,9 @@ like "... a fork line" "$out" '[0-9.]+ +±[0-9]+% +[-+][0-9.]+%.* procbench.fork
 like "... the legend" "$out" '2 boots per side, interleaved'
 check "... --json parses, 2 samples per side" python3 -c "import json,sys; d=json.load(open('$tmp/r.json')); m=d['metrics']['procbench.fork_us']['samples']; sys.exit(0 if len(m[0])==2 and len(m[1])==2 and d['kernels'][0]['host'] else 1)"
 check "... --junit is well-formed XML" xmllint --noout $tmp/r.xml
-is "... --junit has a testcase per stage" "$(xmllint --xpath 'count(//testcase)' $tmp/r.xml)" 6
+is "... --junit has a testcase per stage" "$(xmllint --xpath 'count(//testcase)' $tmp/r.xml)" 7
+like "... what the build tested: its file, with its object" "$out" 'smoke: tested ok: 1 of 1 code file built into this kernel
+    mm/vmscan.c: built \(mm/vmscan.o\)'
 # The patch only adds a line at boot: for procbench the two kernels are
 # the same, so no change may be marked at p<0.01. One run can mark one by
 # chance: six metrics at 1% each, and with two boots a side the minima can
@@ -172,8 +174,33 @@ like "... and says so" "$out2" 'bench: the setup failed'
 out2=$("$UMKIT" compare --bench nosuch base base 2>&1); rc=$?
 like "--bench nosuch: refused, the benchmarks listed" "$rc:$out2" "^[1-9].*no benchmark 'nosuch' \(have: procbench"
 ktap=$(printf '%s\n' "$out" | sed -n '/^KTAP version 1$/,$p')
-is "... --ktap: a KTAP document, its plan and 6 results" \
-	"$(printf '%s\n' "$ktap" | grep -cE '^(KTAP version 1|1\.\.6|ok [1-6] [a-z]+ # .*)$')" 8
+is "... --ktap: a KTAP document, its plan and 7 results" \
+	"$(printf '%s\n' "$ktap" | grep -cE '^(KTAP version 1|1\.\.7|ok [1-7] [a-z]+ # .*)$')" 9
+like "... the tested stage's files as diagnostics" "$ktap" '^# mm/vmscan.c: built \(mm/vmscan.o\)$'
+# --- a verdict that says what it tested ------------------------------------
+section "NOT TESTED"
+out2=$("$UMKIT" smoke --labs none --bench none --ktap $F/thp.patch 2>&1); rc=$?
+is "a patch to mm/huge_memory.c (not built on UML): status 8" "$rc" 8
+like "... NOT TESTED, not PASS" "$out2" '^smoke: NOT TESTED smoke-[0-9a-f]+ '
+like "... the file and why: the option, that UML cannot have it, the Makefile line" "$out2" \
+	'^    mm/huge_memory.c: not built: CONFIG_TRANSPARENT_HUGEPAGE cannot be set for ARCH=um .*\(mm/Makefile: obj-\$\(CONFIG_TRANSPARENT_HUGEPAGE\) \+= huge_memory.o'
+like "... nothing booted" "$out2" '^not ok 4 tested # NOT TESTED'
+if printf '%s\n' "$out2" | grep -q '^smoke: boot'; then not_ok "... no boot for it" "$out2"; else ok "... no boot for it"; fi
+out2=$("$UMKIT" smoke --labs none --bench none $F/damon.patch 2>&1); rc=$?
+is "a patch to mm/damon/core.c: NOT TESTED too (status 8)" "$rc" 8
+like "... the option UML offers, and the --config that turns it on" "$out2" \
+	'mm/damon/core.c: not built: CONFIG_DAMON is not set in this kernel; UML offers it: --config CONFIG_DAMON=y turns it on \(mm/Makefile: obj-\$\(CONFIG_DAMON\) \+= damon/\)'
+out2=$("$UMKIT" smoke --config 'CONFIG_X=$(id)' $F/damon.patch 2>&1); rc=$?
+like "--config refuses anything but CONFIG_NAME=y|n|NUMBER" "$rc:$out2" '^125:.*--config CONFIG_X=\$\(id\): want CONFIG_NAME=y'
+if full; then
+	out2=$("$UMKIT" smoke --labs none --bench none --config CONFIG_DAMON=y $F/damon.patch 2>&1); rc=$?
+	is "--config CONFIG_DAMON=y: the DAMON patch is built and passes" "$rc" 0
+	like "... its file built" "$out2" 'mm/damon/core.c: built \(mm/damon/core.o\)'
+	like "... the option said" "$out2" '--config CONFIG_DAMON=y \(turned on for this patch\)'
+else
+	skip "--config CONFIG_DAMON=y builds the DAMON patch" "a full build of the config tree: make test-smoke"
+fi
+
 # The thread form, with every lab's batch checks this time (quick: lab 01).
 section "the thread form"
 if full; then labs=all; else labs=01; fi

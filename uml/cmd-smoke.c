@@ -24,6 +24,7 @@ smoke_main(int argc, char **argv)
 		{ "labs", required_argument, NULL, 'L' },
 		{ "git", required_argument, NULL, 'g' },
 		{ "debug", no_argument, NULL, 'D' },
+		{ "config", required_argument, NULL, 'F' },
 		{ "hash", no_argument, NULL, 'H' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "bench", required_argument, NULL, 'B' },
@@ -45,6 +46,14 @@ smoke_main(int argc, char **argv)
 	smoke_init(&s);
 	while ((c = getopt_long(argc, argv, "+t:n:j:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'F':
+			if (!smoke_config_ok(optarg))
+				fatalx("--config %s: want CONFIG_NAME=y, =n or =NUMBER",
+				    optarg);
+			if (s.nconfigs == SMOKE_MAX_CONFIGS)
+				fatalx("--config: at most %d", SMOKE_MAX_CONFIGS);
+			s.configs[s.nconfigs++] = optarg;
+			break;
 		case 'j':
 			s.jobs = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || s.jobs < 1 ||
@@ -129,7 +138,7 @@ smoke_main(int argc, char **argv)
 
 const struct cmd cmd_smoke = {
 	.name = "smoke",
-	.usage = "smoke [--debug] [--coverage|--require-coverage] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [--partial] [--selftests[=TEST,...]] [-t SECONDS] [--hash] INPUT...",
+	.usage = "smoke [--debug] [--config CONFIG_X=y]... [--coverage|--require-coverage] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [--partial] [--selftests[=TEST,...]] [-t SECONDS] [--hash] INPUT...",
 	.help =
 "Smoke-test a kernel patch against the base kernel: does it apply, build,\n"
 "boot without a kernel report, pass the labs' checks and your reproducers?\n"
@@ -161,6 +170,9 @@ const struct cmd cmd_smoke = {
 "\n"
 "  --debug       build with DEBUG_VM, PROVE_LOCKING (lockdep) and KASAN\n"
 "                (variant smoke-HASH-debug, its own shared tree)\n"
+"  --config CONFIG_X=y  an option more in the patched kernel (repeatable;\n"
+"                variant smoke-HASH-cN, the debug tree): the 'tested' stage\n"
+"                names the option that keeps a changed file out\n"
 "  --coverage    after the verdict, a pass that tells which of the\n"
 "                patch's added lines ran: the kernel built again with gcov\n"
 "                for the .c files the patch changes (smoke-HASH-cov), the\n"
@@ -192,7 +204,8 @@ const struct cmd cmd_smoke = {
 "Exit status: 0 passed; 2 the input was refused; 3 a patch does not\n"
 "apply; 4 the kernel does not build; 5 boot: panic, hang, flood or a\n"
 "kernel report; 6 a lab check or a reproducer failed; 7 a hunk never ran\n"
-"(--require-coverage); 125 umkit's own\n"
+"(--require-coverage); 8 NOT TESTED: no file the patch changes is built\n"
+"into the kernel (each file's reason is shown); 125 umkit's own\n"
 "error; 130/143 interrupted (nothing is left behind).\n"
 "\n"
 "Examples:\n"

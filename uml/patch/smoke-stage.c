@@ -41,16 +41,38 @@ smoke_stage(struct smoke *s, const char *name, const char *fmt, ...)
 	s->stage_t0 = now_ms();
 }
 
-/* The stages as KTAP: a plan, one result line per stage. */
+/* Add a line to the last stage's detail. */
+void
+smoke_stage_detail(struct smoke *s, const char *line)
+{
+	struct smoke_stage	*st;
+	char			*n;
+
+	if (s->nstages == 0)
+		return;
+	st = &s->stages[s->nstages - 1];
+	n = st->detail ? xasprintf("%s\n%s", st->detail, line) : xstrdup(line);
+	free(st->detail);
+	st->detail = n;
+}
+
+/* The stages as KTAP: a plan, one result line per stage, its detail as
+ * diagnostic lines. */
 void
 smoke_ktap(const struct smoke *s, FILE *f)
 {
-	int	i;
+	const char	*p, *nl;
+	int		 i;
 
 	fprintf(f, "KTAP version 1\n1..%d\n", s->nstages);
-	for (i = 0; i < s->nstages; i++)
+	for (i = 0; i < s->nstages; i++) {
 		fprintf(f, "%s %d %s # %s\n", stage_ok(&s->stages[i]) ? "ok" :
 		    "not ok", i + 1, s->stages[i].name, s->stages[i].text);
+		for (p = s->stages[i].detail; p != NULL; p = nl ? nl + 1 : NULL) {
+			nl = strchr(p, '\n');
+			fprintf(f, "# %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
+		}
+	}
 }
 
 /* Write text to f escaped for XML. */
@@ -97,6 +119,10 @@ smoke_junit(const struct smoke *s, FILE *f)
 		}
 		fprintf(f, "<system-out>");
 		xml_put(f, s->stages[i].text);
+		if (s->stages[i].detail != NULL) {
+			fputc('\n', f);
+			xml_put(f, s->stages[i].detail);
+		}
 		fprintf(f, "</system-out></testcase>\n");
 	}
 	fprintf(f, "</testsuite>\n</testsuites>\n");

@@ -54,11 +54,17 @@ smoke_free(struct smoke *s)
 	free(s->variant);
 	free(s->kernel);
 	free(s->cov_dir);
+	for (i = 0; i < s->nchanged; i++)
+		free(s->changed[i]);
+	free(s->changed);
+	s->changed = NULL;
+	s->nchanged = 0;
 	for (i = 0; i < s->npatches; i++)
 		free(s->cov_prop[i]);
 	for (i = 0; i < s->nstages; i++) {
 		free(s->stages[i].name);
 		free(s->stages[i].text);
+		free(s->stages[i].detail);
 	}
 	s->dir = s->variant = s->kernel = s->cov_dir = NULL;
 	s->npatches = s->nstages = 0;
@@ -151,13 +157,61 @@ smoke_flush_files(struct smoke *s, struct pset *files, struct pset *ps, char *er
 	return 0;
 }
 
+/* Whether a --config is CONFIG_NAME=y|n|NUMBER (a line of a fragment). */
+int
+smoke_config_ok(const char *c)
+{
+	const char	*eq = strchr(c, '=');
+	size_t		 n;
+
+	if (strncmp(c, "CONFIG_", 7) != 0 || eq == NULL || eq == c + 7 ||
+	    (size_t)(eq - c) > 80)
+		return 0;
+	n = (size_t)(eq - c);
+	if (strspn(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
+		return 0;
+	eq++;
+	return strcmp(eq, "y") == 0 || strcmp(eq, "n") == 0 ||
+	    (*eq != '\0' && strlen(eq) < 20 && strspn(eq, "0123456789") == strlen(eq));
+}
+
+/*
+ * The config fragment of the variant (--debug's, then the --config
+ * lines), or NULL; tag gets "-cXXXXXXXX" (a hash of the --config lines)
+ * for the variant's name, or "".
+ */
+static char *
+smoke_config_text(const struct smoke *s, char *tag, size_t len)
+{
+	char			*t = NULL, *n;
+	unsigned long long	 h = 0xcbf29ce484222325ULL;
+	const char		*c;
+	int			 i;
+
+	tag[0] = '\0';
+	if (s->debug)
+		t = xstrdup(debug_config);
+	for (i = 0; i < s->nconfigs; i++) {
+		for (c = s->configs[i]; *c != '\0'; c++)
+			h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+		h = (h ^ '\n') * 0x100000001b3ULL;
+		n = xasprintf("%s%s%s\n", t ? t : "", i == 0 ?
+		    "# umkit smoke --config\n" : "", s->configs[i]);
+		free(t);
+		t = n;
+	}
+	if (s->nconfigs > 0)
+		snprintf(tag, len, "-c%08llx", h & 0xffffffffULL);
+	return t;
+}
+
 /* Stage 1: the inputs as one patch list, written as the variant. */
 static int
 smoke_input(struct smoke *s, int n, char **inputs)
 {
 	struct pset	 ps, files;
 	struct pselect	 sel = { .partial = s->partial };
-	char		 err[1024], hex[65], *dir;
+	char		 err[1024], hex[65], *dir, *config, cfgtag[16];
 	const char	*git = s->git ? s->git : getenv("KSRC");
 	struct stat	 sb;
 	int		 i, j, nfiles = 0, rc = 0;
@@ -193,22 +247,38 @@ smoke_input(struct smoke *s, int n, char **inputs)
 		pset_free(&ps);
 		return SMOKE_FAIL_INPUT;
 	}
-	for (i = 0; i < ps.n; i++)
+	for (i = 0; i < ps.n; i++) {
 		nfiles += ps.v[i].nfiles;
+		for (j = 0; j < ps.v[i].nfiles; j++) {
+			int	k;
+
+			for (k = 0; k < s->nchanged; k++)
+				if (strcmp(s->changed[k], ps.v[i].files[j]) == 0)
+					break;
+			if (k == s->nchanged && s->nchanged < 4096) {
+				s->changed = xrealloc(s->changed, (s->nchanged + 1) *
+				    sizeof *s->changed);
+				s->changed[s->nchanged++] = xstrdup(ps.v[i].files[j]);
+			}
+		}
+	}
 	pset_hash(&ps, hex);
 	hex[12] = '\0';
-	s->variant = xasprintf("smoke-%s%s", hex, s->debug ? "-debug" : "");
+	config = smoke_config_text(s, cfgtag, sizeof cfgtag);
+	s->variant = xasprintf("smoke-%s%s%s", hex, s->debug ? "-debug" : "", cfgtag);
 	s->dir = kbuild_smoke_dir(s->variant);
 	dir = kbuild_smoke_dir("");
 	mkdir(dir, 0755);
 	free(dir);
-	if (pset_write(&ps, s->dir, s->debug ? debug_config : NULL, err,
-	    sizeof err) < 0)
+	if (pset_write(&ps, s->dir, config, err, sizeof err) < 0)
 		fatalx("%s", err);
+	free(config);
 	if (s->coverage)
 		smoke_cov_prepare(s, &ps, hex);
 	smoke_stage(s, "input", "ok: %d patch%s, %d file%s, variant %s", ps.n,
 	    ps.n == 1 ? "" : "es", nfiles, nfiles == 1 ? "" : "s", s->variant);
+	for (i = 0; i < s->nconfigs; i++)
+		printf("    --config %s (turned on for this patch)\n", s->configs[i]);
 	for (i = 0; i < ps.n; i++) {
 		printf("    %04d.patch  %s%s%s:", i + 1, ps.v[i].origin,
 		    ps.v[i].subject ? "  " : "", ps.v[i].subject ? ps.v[i].subject : "");
@@ -482,6 +552,9 @@ smoke_run(struct smoke *s, int n, char **inputs)
 	if ((rc = smoke_kbuild(s, s->variant, s->dir, "apply", "build",
 	    &s->kernel)) != 0)
 		goto done;
+	/* nothing it changes is in this kernel: booting it tests nothing */
+	if ((rc = smoke_tested(s)) != 0)
+		goto done;
 	if ((rc = smoke_boot(s)) != 0)
 		goto done;
 	if (strcmp(s->labs, "none") != 0) {
@@ -527,7 +600,8 @@ done:
 	if (rc >= 128 && rc != EXIT_PANIC)
 		printf("smoke: INTERRUPTED after %.1f s\n", (now_ms() - t0) / 1000.0);
 	else
-		printf("smoke: %s %s (%.1f s)\n", rc == 0 ? "PASS" : "FAIL",
+		printf("smoke: %s %s (%.1f s)\n", rc == 0 ? "PASS" :
+		    rc == SMOKE_NOT_TESTED ? "NOT TESTED" : "FAIL",
 		    s->variant, (now_ms() - t0) / 1000.0);
 	return rc;
 }

@@ -34,10 +34,12 @@ struct pset;
 #define SMOKE_FAIL_BOOT		5	/* panic, hang or a kernel report at boot */
 #define SMOKE_FAIL_CHECK	6	/* a lab check or a reproducer failed */
 #define SMOKE_FAIL_COVERAGE	7	/* --require-coverage: a hunk never ran */
+#define SMOKE_NOT_TESTED	8	/* no file it changes is built (smoke-tested.c) */
 
 #define SMOKE_MAX_RUNS		32
 #define SMOKE_MAX_PATCHES	256
 #define SMOKE_MAX_STAGES	24
+#define SMOKE_MAX_CONFIGS	16
 
 /*
  * A quiet boot's console and dmesg are ~10 KiB; dmesg is at most the
@@ -51,6 +53,7 @@ struct pset;
 struct smoke_stage {
 	char	*name;
 	char	*text;		/* "ok..." passed; anything else failed */
+	char	*detail;	/* more lines, or NULL (smoke_stage_detail) */
 	double	 secs;		/* since the stage before ended */
 };
 
@@ -67,6 +70,8 @@ struct smoke {
 	const char	*plot;		/* chart directory */
 	int		 boots, ktap;
 	int		 debug, hash_only, timeout_s;
+	const char	*configs[SMOKE_MAX_CONFIGS];	/* --config CONFIG_X=y */
+	int		 nconfigs;
 	int		 jobs;		/* -j: benchmark boots at a time */
 	int		 coverage;	/* --coverage; 2: --require-coverage */
 	int		 partial;	/* --partial: a thread with parts missing */
@@ -77,6 +82,8 @@ struct smoke {
 	char		*variant;	/* smoke-HASH */
 	char		*kernel;	/* its binary */
 	char		*cov_dir;	/* build/smoke/HASH-cov (--coverage) */
+	char		**changed;	/* the files the patches change, once each */
+	int		 nchanged;
 	/* Per patch, for the JUnit file: its coverage in one line. */
 	char		*cov_prop[SMOKE_MAX_PATCHES];
 	int		 npatches;
@@ -96,14 +103,25 @@ void	 smoke_init(struct smoke *);
  * SMOKE_FAIL_*, EXIT_KIT or 128+N (interrupted).
  */
 int	 smoke_run(struct smoke *, int n, char **inputs);
+/* Whether a --config is CONFIG_NAME=y|n|NUMBER. */
+int	 smoke_config_ok(const char *);
 /* Free what a run filled in. */
 void	 smoke_free(struct smoke *);
+
+/*
+ * smoke-tested.c: per changed file, whether the build tested it (an
+ * object, or a header some built object includes) and why not; the
+ * "tested" stage.  0, or SMOKE_NOT_TESTED when none is.
+ */
+int	 smoke_tested(struct smoke *);
 
 /* smoke-stage.c: the stage record. */
 
 /* Record and print a stage's line: "smoke: STAGE  RESULT". */
 void	 smoke_stage(struct smoke *, const char *name, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+/* One more line of the last stage (KTAP diagnostics, JUnit output). */
+void	 smoke_stage_detail(struct smoke *, const char *line);
 /* The stages as KTAP. */
 void	 smoke_ktap(const struct smoke *, FILE *);
 /* The stages as a JUnit XML test suite (with the coverage properties). */
