@@ -74,6 +74,14 @@ wait_for() {
 	not_ok "screen shows /$1/ within $(( ${2:-50} / 10 )) s" "screen:" "$screen"
 	return 1
 }
+# step DESC PATTERN [KEYS...]: send KEYS to the pane, then a check that
+# the screen shows PATTERN within 10 s (the screen in the failure).
+step() {
+	_d=$1 _p=$2; shift 2
+	[ $# -gt 0 ] && tm send-keys -t t "$@"
+	if poll_screen "$_p" 100; then ok "$_d"
+	else not_ok "$_d" "screen:" "$screen" "want: $_p"; fi
+}
 # poll_row ROW PATTERN [TRIES]: poll until the pane has ROW rows and row
 # ROW matches PATTERN; $row holds that row.  Quiet.
 poll_row() {

@@ -115,22 +115,6 @@ if ! command -v tmux >/dev/null; then
 	done_testing
 	exit
 fi
-# wait_for PATTERN: poll the screen until it shows PATTERN.
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		screen=$(tm capture-pane -p -t t)
-		printf '%s\n' "$screen" | grep -Eq -- "$1" && return 0
-		sleep 0.1; i=$((i + 1))
-	done
-	return 1
-}
-# step DESC PATTERN KEYS...: send keys, then the screen must show PATTERN.
-step() {
-	d=$1 p=$2; shift 2
-	[ $# -gt 0 ] && tm send-keys -t t "$@"
-	if wait_for "$p"; then ok "$d"; else not_ok "$d" "screen:" "$screen" "want: $p"; fi
-}
 tm new-session -d -s t -x 170 -y 50 "env -u TMUX sh"
 tm set-option -t t status off >/dev/null
 tm send-keys -t t "cd '$TOP' && $UMKIT lab --student alice '$LAB'; echo EXIT=\$?" Enter
@@ -149,7 +133,7 @@ step "... the explanation of the question" "why: tmpfs pages are shmem"
 step "... why each choice is right or wrong" "wrong: tmpfs has no backing file"
 step "... then the step runs and its checks show" "✓ median\(fill.mb\) >= mb - 1"
 step "a why question is asked after the run" "Why: How many MiB did Shmem show"
-sleep 0.3
+step "... its prompt in the pane" "your answer \(a number\): _"
 step "... a wrong number: 0 points, the truth shown" "your answer: 999 — wrong; it was [0-9]+  \[0/2\]" 999 Enter
 step "n: the goal step" "Your goal: make /tmp/made/f with exactly [0-9] lines" n
 lines=$(printf '%s\n' "$screen" | sed -n 's/.*exactly \([0-9]\) lines.*/\1/p' | head -1)

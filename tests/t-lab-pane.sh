@@ -29,12 +29,6 @@ trap 'tm kill-server 2>/dev/null; rm -rf "$work"' EXIT INT TERM
 LAB="$TOP/tests/fixtures/labs/pane.lab"
 ROWS=50
 
-# step DESC PATTERN KEYS...: send keys, then the screen must show PATTERN
-step() {
-	d=$1 p=$2; shift 2
-	[ $# -gt 0 ] && tm send-keys -t t "$@"
-	if poll_screen "$p" 100; then ok "$d"; else not_ok "$d" "screen:" "$screen" "want: $p"; fi
-}
 
 # pane_of COLS: the lab pane's part of $screen (the TUI's layout: beside
 # the view from 120 columns, 2/5 of them up to 64, else below it on the

@@ -18,24 +18,6 @@ export XDG_STATE_HOME="$work/state"
 trap 'tm kill-server 2>/dev/null; rm -rf "$work"' EXIT INT TERM
 LAB="$TOP/tests/fixtures/labs/ui.lab"
 
-# wait_for PATTERN [TRIES]: poll the pane until it shows PATTERN; false
-# (with the screen in $screen) when it never does.
-wait_for() {
-	i=0
-	while [ $i -lt "${2:-100}" ]; do
-		screen=$(tm capture-pane -p -t t)
-		printf '%s\n' "$screen" | grep -Eq -- "$1" && return 0
-		sleep 0.1; i=$((i + 1))
-	done
-	return 1
-}
-# step DESC PATTERN KEYS...: send keys, then the screen must show PATTERN
-step() {
-	d=$1 p=$2; shift 2
-	[ $# -gt 0 ] && tm send-keys -t t "$@"
-	if wait_for "$p"; then ok "$d"; else not_ok "$d" "screen:" "$screen" "want: $p"; fi
-}
-
 tm new-session -d -s t -x 160 -y 40 "env -u TMUX sh"
 tm set-option -t t status off >/dev/null
 tm send-keys -t t "cd '$TOP' && $UMKIT lab '$LAB'; echo EXIT=\$?" Enter

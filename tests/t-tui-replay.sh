@@ -167,11 +167,6 @@ if ! command -v tmux >/dev/null; then
 	done_testing
 	exit
 fi
-step() {
-	d=$1 p=$2; shift 2
-	tm send-keys -t t "$@"
-	if poll_screen "$p"; then ok "$d"; else not_ok "$d" "screen:" "$screen" "want: $p"; fi
-}
 tm new-session -d -s t -x 80 -y 24 "env -u TMUX sh"
 tm set-option -t t status off >/dev/null
 tm send-keys -t t "$TUI --root $FX --view compaction; echo tui-exit=\$?" Enter

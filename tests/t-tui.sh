@@ -115,12 +115,6 @@ tm() { tmux -L "$SOCK" "$@"; }
 work=$(mktemp -d)
 trap 'tm kill-server 2>/dev/null; rm -rf "$work"' EXIT INT TERM
 
-# step DESC PATTERN KEYS...: send keys, then check the screen shows PATTERN
-step() {
-	d=$1 p=$2; shift 2
-	tm send-keys -t t "$@"
-	if poll_screen "$p"; then ok "$d"; else not_ok "$d" "screen:" "$screen" "want: $p"; fi
-}
 
 tm new-session -d -s t -x 80 -y 24 "env -u TMUX sh"
 tm set-option -t t status off >/dev/null
