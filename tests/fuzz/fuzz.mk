@@ -156,6 +156,9 @@ endef
 # --- a control-socket request (uml/guest/ctl-req.c) ---------------------------
 $(eval $(call fuzz_plain,ctl,uml/guest/ctl-req.c uml/util-core.c uml/guest/ctl.h,4096))
 
+# --- a patched tree's Makefile line for an object (uml/patch/mkline.c) -------
+$(eval $(call fuzz_plain,mkline,uml/patch/mkline.c uml/util-core.c uml/patch/mkline.h,65536))
+
 # --- a selftest's output: its KTAP subtests (uml/patch/st-ktap.c) ------------
 $(eval $(call fuzz_plain,ktap,uml/patch/st-ktap.c uml/util-core.c uml/patch/selftests.h,65536))
 

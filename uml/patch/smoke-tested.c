@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "kernel/kbuild.h"
+#include "mkline.h"
 #include "smoke.h"
 #include "util.h"
 
@@ -51,30 +52,14 @@ static int
 make_token(const char *src, const char *dir, const char *token, char *cfg,
     size_t cfglen, char *line, size_t linelen)
 {
-	char	*mk, *text, *p, *nl, *c;
-	size_t	 tl = strlen(token);
-	int	 rc = -1;
+	char	*mk, *text, l[128];
+	int	 rc;
 
 	mk = xasprintf("%s/%s/Makefile", src, dir);
 	text = slurp(mk, MAKEFILE_MAX);
-	for (p = text; p != NULL && *p != '\0' && rc < 0; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		for (c = p; (c = strstr(c, token)) != NULL; c += tl)
-			if ((c == p || c[-1] == ' ' || c[-1] == '\t' || c[-1] == '=') &&
-			    (c[tl] == '\0' || c[tl] == ' ' || c[tl] == '\t' ||
-			    c[tl] == '\\'))
-				break;
-		if (c == NULL)
-			continue;
-		if ((c = strstr(p, "$(CONFIG_")) != NULL)
-			snprintf(cfg, cfglen, "%.*s", (int)strcspn(c + 2, ")"), c + 2);
-		else
-			cfg[0] = '\0';
-		snprintf(line, linelen, "%s/Makefile: %.120s", dir, p + strspn(p, " \t"));
-		rc = 0;
-	}
+	rc = text ? mkline_find(text, token, cfg, cfglen, l, sizeof l) : -1;
+	if (rc == 0)
+		snprintf(line, linelen, "%s/Makefile: %s", dir, l);
 	free(text);
 	free(mk);
 	return rc;
@@ -121,7 +106,7 @@ static void
 why_unbuilt(const char *src, const char *obj_dir, const char *file,
     const char *obj, char *why, size_t len)
 {
-	char	 cfg[128], line[200], *conf, *p, *want;
+	char	 cfg[128], line[300], *conf, *p, *want;
 
 	if (make_line(src, file, obj, cfg, sizeof cfg, line, sizeof line) < 0) {
 		snprintf(why, len, "not built (no obj-$(CONFIG_...) line names %s "
@@ -193,7 +178,7 @@ int
 smoke_tested(struct smoke *s)
 {
 	char	*tree = kbuild_tree_dir(s->variant), *src, *objd, *o, *obj;
-	char	 why[600], hdr[512];
+	char	 why[1200], hdr[512];
 	int	 i, tested = 0, code = 0, budget = 200000, n;
 	char	**lines = xcalloc((size_t)s->nchanged + 1, sizeof *lines);
 	struct stat sb;
