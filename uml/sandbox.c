@@ -3,9 +3,7 @@
  * sandbox.c - bubblewrap's argv for a sandboxed run (sandbox.h).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,57 +204,6 @@ by_depth(const void *a, const void *b)
 	return dx != dy ? dx - dy : strcmp(*x, *y);
 }
 
-/*
- * The host's tree below dir, read-only, all but the subtree avoid (the
- * kit's run directory, where other guests' mirrors are mounted and
- * unmounted at any time): each entry of dir bound, and the one on the way
- * to avoid walked into instead.  A bind of "/" whole would take those
- * mounts along, and one unmounted while bwrap remounts its copies
- * read-only fails the start ("Unable to apply mount flags ... No such
- * file or directory").  /dev and /proc are bwrap's own.
- */
-static void
-bind_all_but(struct sandbox *sb, const char *dir, const char *avoid)
-{
-	DIR		*d;
-	struct dirent	*e;
-	struct stat	 st;
-	char		*path, target[PATH_MAX];
-	ssize_t		 n;
-	size_t		 pl;
-
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (strcmp(dir, "/") == 0 && (strcmp(e->d_name, "dev") == 0 ||
-		    strcmp(e->d_name, "proc") == 0))
-			continue;
-		path = strcmp(dir, "/") == 0 ? xasprintf("/%s", e->d_name) :
-		    xasprintf("%s/%s", dir, e->d_name);
-		pl = strlen(path);
-		if (lstat(path, &st) < 0)
-			;
-		else if (S_ISLNK(st.st_mode)) {
-			if ((n = readlink(path, target, sizeof target - 1)) > 0) {
-				target[n] = '\0';
-				add3(sb, "--symlink", target, path);
-			}
-		} else if (avoid != NULL && strcmp(path, avoid) == 0)
-			;	/* hidden behind a tmpfs (sandbox_init) */
-		else if (avoid != NULL && S_ISDIR(st.st_mode) &&
-		    strncmp(avoid, path, pl) == 0 && avoid[pl] == '/')
-			bind_all_but(sb, path, avoid);
-		else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
-			add3(sb, "--ro-bind", path, path);
-		else
-			add3(sb, "--ro-bind-try", path, path);
-		free(path);
-	}
-	closedir(d);
-}
-
 /* The common part. */
 void
 sandbox_init(struct sandbox *sb)
@@ -271,7 +218,7 @@ sandbox_init(struct sandbox *sb)
 	sandbox_add(sb, SANDBOX_BWRAP);
 	for (i = 0; ns[i] != NULL; i++)
 		sandbox_add(sb, ns[i]);
-	bind_all_but(sb, "/", L->run);
+	add3(sb, "--ro-bind", "/", "/");
 	sandbox_add(sb, "--dev");
 	sandbox_add(sb, "/dev");
 	sandbox_add(sb, "--proc");
@@ -330,9 +277,6 @@ sandbox_argv(struct sandbox *sb, char *const cmd[])
 		sandbox_add(sb, "--remount-ro");
 		sandbox_add(sb, sb->hidden[i]);
 	}
-	/* The root the binds went into (bind_all_but) last. */
-	sandbox_add(sb, "--remount-ro");
-	sandbox_add(sb, "/");
 	sandbox_add(sb, "--");
 	for (i = 0; cmd[i] != NULL; i++)
 		sandbox_add(sb, cmd[i]);

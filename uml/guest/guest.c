@@ -253,13 +253,36 @@ only_child(pid_t pid)
 }
 
 /*
+ * Whether bwrap failed because a mount or file it was copying went away
+ * meanwhile: its "--ro-bind / /" copies every mount below / (another
+ * guest's mirror, a user's FUSE mount) and then remounts each copy
+ * read-only, so one unmounted in between fails the start ("Can't bind
+ * mount /oldroot/ on /newroot/: Unable to apply mount flags: remount
+ * .../run/NAME/mnt: No such file or directory").  Trying again works.
+ */
+static int
+sandbox_raced(struct guest *g)
+{
+	unsigned	i, first;
+	int		r = 0;
+
+	pthread_mutex_lock(&g->lock);
+	first = g->ntail > NTAIL ? g->ntail - NTAIL : 0;
+	for (i = first; i < g->ntail && !r; i++)
+		r = strstr(g->tail[i % NTAIL], "bwrap: Can't ") != NULL &&
+		    strstr(g->tail[i % NTAIL], "No such file or directory") != NULL;
+	pthread_mutex_unlock(&g->lock);
+	return r;
+}
+
+/*
  * The sandbox's report: its init's host pid (bwrap's child-pid) into
  * g->initpid, the kernel's (init's child) into g->kpid; exec --gdb: once
  * the kernel's process has stopped itself before its exec.  0, or -1 with
  * bwrap's own words on the console (shown).
  */
 static int
-sandbox_started(struct guest *g, int info[2])
+sandbox_started(struct guest *g, int info[2], int quiet_race)
 {
 	char		 buf[1024], *p;
 	size_t		 n = 0;
@@ -289,6 +312,8 @@ sandbox_started(struct guest *g, int info[2])
 	if (k <= 0) {
 		g->initpid = 0;
 		guest_wait_gone(g, 2000);
+		if (quiet_race && sandbox_raced(g))
+			return -2;
 		sandbox_forget();
 		warnmsg("the sandbox (bwrap) did not start the kernel:");
 		guest_print_tail(g, 8);
@@ -298,9 +323,29 @@ sandbox_started(struct guest *g, int info[2])
 	return 0;
 }
 
-/* Start the UML process and the console reader. */
+static int	boot_once(struct guest *, struct guest_opts *, const char *, int);
+
+/*
+ * Start the UML process and the console reader; a sandbox start that lost
+ * a race with a mount going away (sandbox_raced) is tried again, twice.
+ */
 int
 guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
+{
+	int	try, rc;
+
+	for (try = 0; ; try++) {
+		if ((rc = boot_once(g, o, rundir, try < 2)) != -2)
+			return rc;
+		guest_free(g);
+		usleep(20000 * (try + 1));
+	}
+}
+
+/* One start; -2: the sandbox lost a race (quiet_race: not said). */
+static int
+boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
+    int quiet_race)
 {
 	char		*argv[28], **exe, *initrd;
 	int		 sv[2], con[2], ptys = -1, disk = -1, devnull, argc = 0, i;
@@ -475,8 +520,8 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	g->con_fd = con[0];
 	if (pthread_create(&g->con_thread, NULL, con_main, g) != 0)
 		fatalx("cannot start the console thread");
-	if (sandboxed && sandbox_started(g, info) < 0)
-		return -1;
+	if (sandboxed)
+		return sandbox_started(g, info, quiet_race);
 	return 0;
 }
 

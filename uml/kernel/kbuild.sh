@@ -178,41 +178,11 @@ sb() {
 '
 		set -f
 		# shellcheck disable=SC2086
-		exec bwrap $sb_args $sb_ro_list --remount-ro / -- "$@"
+		exec bwrap $sb_args $sb_ro_list -- "$@"
 	)
 }
-# sb_bind_all_but DIR AVOID: the host's tree below DIR read-only, all but
-# the subtree AVOID (the kit's run directory, where guests' mirrors are
-# mounted and unmounted at any time: a bind of / whole takes them along,
-# and one unmounted while bwrap remounts its copies read-only fails the
-# start).  The entry on the way to AVOID is walked into (uml/sandbox.c's
-# bind_all_but does the same).
-sb_nl='
-'
-sb_bind_all_but() {
-	for e in "${1%/}"/* "${1%/}"/.[!.]* "${1%/}"/..?*; do
-		[ -e "$e" ] || [ -L "$e" ] || continue
-		case $e in *"$sb_nl"*|/dev|/proc) continue ;; esac
-		if [ "$e" = "$2" ]; then
-			continue
-		elif [ -L "$e" ]; then
-			sb_add --symlink "$(readlink "$e")" "$e"
-		elif [ -d "$e" ] && case $2 in "$e"/*) true ;; *) false ;; esac; then
-			sb_bind_all_but "$e" "$2"
-		else
-			sb_add --ro-bind-try "$e" "$e"
-		fi
-	done
-}
-if [ -f "$here/../installed" ]; then
-	sb_run=${XDG_RUNTIME_DIR:+$XDG_RUNTIME_DIR/umkit}
-	[ -n "$sb_run" ] || sb_run=${XDG_STATE_HOME:-$HOME/.local/state}/umkit/run
-else
-	sb_run=$top/run
-fi
-sb_add --unshare-user --unshare-pid --unshare-net --unshare-ipc --die-with-parent
-sb_bind_all_but / "$sb_run"
-sb_add --dev /dev --proc /proc
+sb_add --unshare-user --unshare-pid --unshare-net --unshare-ipc \
+	--die-with-parent --ro-bind / / --dev /dev --proc /proc
 sb_hide /tmp; sb_hide /var/tmp; sb_hide /dev/shm; sb_hide /run/user ro
 sb_hide "$HOME" ro
 [ -f "$here/../installed" ] || sb_hide "$top" ro
