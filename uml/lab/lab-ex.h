@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <stdbool.h>
+
 #include "lab.h"
 
 /* What prepared exercises give the lab's guests. */
@@ -18,6 +20,8 @@ struct ex_build {
 	char	*add;		/* programs: --add DIR:/usr/local/bin, or NULL */
 	char	*variant;	/* kernel: this variant's steps boot... */
 	char	*kernel;	/* ...this kernel instead */
+	bool	 student;	/* the student's work (--exercise DIR), not the
+				   solution: its cases' points are the student's */
 };
 
 /*

@@ -373,6 +373,7 @@ ex_prepare(struct lab *l, const char *dir, const char *id,
 	int			 r = 0, n;
 
 	memset(b, 0, sizeof *b);
+	b->student = dir != NULL;
 	if (l->nexercises == 0) {
 		if (dir == NULL)
 			return 0;

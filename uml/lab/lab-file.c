@@ -1090,9 +1090,9 @@ exercise_steps(struct lp *p)
 			if (c->status >= 0) {
 				made_line(p, c->line, "check", "points=%d status == %d",
 				    c->points, c->status);
-				/* the student's code is graded: the student's points */
+				/* the student's code, or the solution (lab-out.c) */
 				if (p->check != NULL)
-					p->check->check.student = true;
+					p->check->check.exercise = true;
 				made_line(p, c->line, "fail", "'%s' should exit with "
 				    "status %d", c->command, c->status);
 			}
@@ -1102,7 +1102,7 @@ exercise_steps(struct lp *p)
 				made_line(p, x->line, "check", "points=%d %s",
 				    c->points, x->cond);
 				if (p->check != NULL)
-					p->check->check.student = true;
+					p->check->check.exercise = true;
 				if (x->fail != NULL)
 					made_line(p, x->line, "fail", "%s", x->fail);
 				if (x->hint != NULL)
@@ -2550,7 +2550,8 @@ lab_points_split(const struct lab *l, int *student, int *kit)
 		}
 		for (j = 0; j < st->nacts; j++)
 			if (st->acts[j].kind == LA_CHECK) {
-				if (st->acts[j].check.student)
+				/* an exercise's cases grade the student's work */
+				if (st->acts[j].check.student || st->acts[j].check.exercise)
 					*student += st->acts[j].check.points;
 				else
 					*kit += st->acts[j].check.points;

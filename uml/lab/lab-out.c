@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lab-ex.h"
 #include "lab-key.h"
 #include "lab-out.h"
 #include "util.h"
@@ -103,6 +104,7 @@ book_score(const struct lab_book *b, struct lab_score *s)
 {
 	const struct lab	*l = b->lab;
 	int			 i, j, n = 0;
+	bool			 mine;
 
 	memset(s, 0, sizeof *s);
 	s->checks = b->nchecks;
@@ -112,7 +114,12 @@ book_score(const struct lab_book *b, struct lab_score *s)
 
 			if (a->kind != LA_CHECK)
 				continue;
-			if (a->check.student)
+			/* an exercise case grades the student's work with
+			 * --exercise DIR, else the kit's solution */
+			mine = a->check.student || (a->check.exercise &&
+			    b->sess != NULL && b->sess->ex != NULL &&
+			    b->sess->ex->student);
+			if (mine)
 				s->student_max += a->check.points;
 			else
 				s->kit_max += a->check.points;
@@ -120,7 +127,7 @@ book_score(const struct lab_book *b, struct lab_score *s)
 				s->notrun++;
 			else if (b->res[n].state == LR_PASS) {
 				s->passed++;
-				if (a->check.student)
+				if (mine)
 					s->student_points += a->check.points;
 				else
 					s->kit_points += a->check.points;

@@ -128,6 +128,8 @@ struct lcheck {
 	struct lcond	*cond;
 	int		 points;
 	bool		 student;	/* judges state the student built (goal) */
+	bool		 exercise;	/* an exercise case's: the student's when
+					   their work is graded (ex_build.student) */
 	char		*fail;		/* message when it fails */
 	char		*hint;
 };
