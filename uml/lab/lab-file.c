@@ -194,6 +194,25 @@ options(struct lp *p, const char **s, const char *names,
 			*s = save;
 			return;
 		}
+		/* NAME="a value with blanks" */
+		if (eq[1] == '"') {
+			const char	*b = save + strspn(save, " \t"), *q1, *q2;
+
+			q1 = strchr(b, '"');
+			if ((q2 = strchr(q1 + 1, '"')) == NULL ||
+			    (size_t)(q2 - b) >= sizeof w - 1) {
+				PERR(p, "%.*s: a quoted value without its closing '\"'",
+				    (int)(eq - w), w);
+				*s = save;
+				return;
+			}
+			snprintf(w, sizeof w, "%.*s%.*s", (int)(q1 - b), b,
+			    (int)(q2 - q1 - 1), q1 + 1);
+			eq = strchr(w, '=');
+			*s = q2 + 1;
+			while (isspace((unsigned char)**s))
+				(*s)++;
+		}
 		n = (size_t)(eq - w);
 		snprintf(name, sizeof name, "%.*s", (int)n, w);
 		/* Whole-word match in the names list. */
@@ -242,23 +261,30 @@ name_char(char c)
 }
 
 /*
- * text with every let name of the step replaced by its "(EXPR)": whole
- * names only, never inside a spec ([...] or after a '.').  Allocated.
+ * text with every let name of the step replaced by its "(EXPR)" and every
+ * param name by its value: whole names only, never inside a spec ([...]
+ * or after a '.'); in a command or shown line (braces) only inside its
+ * {{EXPR}}s, the rest being the command's own words.  Allocated.
  */
 static char *
-expand_names(struct lp *p, const char *text, bool params)
+expand_names(struct lp *p, const char *text, bool braces)
 {
 	size_t		 cap = strlen(text) + 1, len = 0, n, vl;
 	char		*o = xmalloc(cap);
 	const char	*q = text;
 	int		 depth = 0, i;
+	bool		 in = !braces;
 
 	while (*q != '\0') {
+		if (braces && strncmp(q, "{{", 2) == 0)
+			in = true;
+		else if (braces && strncmp(q, "}}", 2) == 0)
+			in = false;
 		if (*q == '[')
 			depth++;
 		else if (*q == ']' && depth > 0)
 			depth--;
-		if (depth == 0 && name_char(*q) && !isdigit((unsigned char)*q) &&
+		if (in && depth == 0 && name_char(*q) && !isdigit((unsigned char)*q) &&
 		    (q == text || (!name_char(q[-1]) && q[-1] != '.' && q[-1] != '/'))) {
 			for (n = 0; name_char(q[n]); n++)
 				;
@@ -268,7 +294,7 @@ expand_names(struct lp *p, const char *text, bool params)
 				if (strlen(p->letn[i]) == n && strncmp(q, p->letn[i], n) == 0 &&
 				    q[n] != '.' && q[n] != '[' && q[n] != '(')
 					val = p->letv[i];
-			for (i = 0; params && val == NULL && i < p->lab->nparams; i++)
+			for (i = 0; val == NULL && i < p->lab->nparams; i++)
 				if (strlen(p->lab->params[i].name) == n &&
 				    strncmp(q, p->lab->params[i].name, n) == 0 &&
 				    q[n] != '.' && q[n] != '[' && q[n] != '(')
@@ -297,15 +323,15 @@ expand_names(struct lp *p, const char *text, bool params)
 static char *
 expand_lets(struct lp *p, const char *text)
 {
-	return expand_names(p, text, true);
+	return expand_names(p, text, false);
 }
 
-/* A command's or a shown line's text with the step's lets expanded; a
- * param is only {{NAME}} there (allocated). */
+/* A command's or a shown line's text with the lets and params in its
+ * {{EXPR}}s expanded (allocated). */
 static char *
 expand_lets_text(struct lp *p, const char *text)
 {
-	return expand_names(p, text, false);
+	return expand_names(p, text, true);
 }
 
 /* Forget the step's lets. */
@@ -1625,6 +1651,11 @@ kw_ask(struct lp *p, const char *kw, const char *rest)
 	bad_answer = p->nerrs > before;
 	if (*rest == '\0')
 		PERR(p, "%s: the question text expected", kw);
+	else if (q->kind == LQ_NUMBER && strchr("+-*/", rest[0]) != NULL &&
+	    rest[1] == ' ')
+		PERR(p, "%s: the question starts with '%c ': answer= ends at the "
+		    "first blank; write answer=\"EXPR\" for one with blanks", kw,
+		    rest[0]);
 	q->question = xstrdup(rest);
 	if (q->kind == LQ_CHOICE && q->answer == 0 && q->sealed[0] == '\0' &&
 	    !bad_answer)

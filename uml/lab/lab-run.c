@@ -367,6 +367,7 @@ lab_guest_up(struct lab_sess *s, const char *variant)
 	free(s->variant);
 	s->variant = xstrdup(variant);
 	s->nbg = 0;
+	s->fatal[0] = '\0';	/* an earlier guest's end is not this one's */
 	if (s->on_boot != NULL)
 		s->on_boot(s);
 	return 0;
@@ -1532,13 +1533,14 @@ lab_step_run(struct lab_sess *s, int i)
 		}
 		break;
 	}
-	if (variant != NULL && lab_guest_up(s, variant) < 0) {
+	/* an ab step boots its own two guests */
+	if (variant != NULL && st->ab == NULL && lab_guest_up(s, variant) < 0) {
 		snprintf(s->step_err, sizeof s->step_err, "%s", s->fatal);
 		if (rest_of_step(s, st, 0, LR_FAIL, s->fatal) == 0)
 			s->on_error(s, s->fatal);
 		return LR_FAIL;
 	}
-	for (k = 0; k < st->nneeds + s->lab->nneeds; k++) {
+	for (k = 0; (st->ab == NULL || s->up) && k < st->nneeds + s->lab->nneeds; k++) {
 		const char *n = k < s->lab->nneeds ? s->lab->needs[k] :
 		    st->needs[k - s->lab->nneeds];
 
