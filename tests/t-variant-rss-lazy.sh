@@ -132,7 +132,9 @@ tm send-keys -t t "$TUI --root $MNT --view counters --interval 200; echo tui-exi
 "$UMKIT" exec "$NAME" -- sh -c "$CHECK 8192 2 12 >/dev/null 2>&1 &" >/dev/null 2>&1
 if wait_for "umkit-rssche .* atomic$"; then ok "$V: TUI: the single-threaded process shows atomic"
 else not_ok "$V: TUI: the single-threaded process shows atomic" "$screen"; fi
-if wait_for "umkit-rssche +2 .* >percpu$" 120; then ok "$V: TUI: with its second thread, the switch is marked (>percpu)"
+# rsscheck holds 12 s single-threaded (HOLD) before its second thread:
+# the wait starts once the first row shows, up to 30 s.
+if wait_for "umkit-rssche +2 .* >percpu$" 300; then ok "$V: TUI: with its second thread, the switch is marked (>percpu)"
 else not_ok "$V: TUI: with its second thread, the switch is marked (>percpu)" "$screen"; fi
 # One update reads vmstat before the processes' status, so the frame that first
 # marks the switch may still show the old count; the next one must show it.
