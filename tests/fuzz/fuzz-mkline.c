@@ -10,19 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz-util.h"
+
 #include "patch/mkline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Whether s has a control character. */
-static int
-has_ctl(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
-	return 0;
-}
 
 /* Find the first line's token in the rest. */
 int
