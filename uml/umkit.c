@@ -17,7 +17,8 @@
 static const struct cmd *cmds[] = {
 	&cmd_run, &cmd_exec, &cmd_start, &cmd_stop, &cmd_list, &cmd_console,
 	&cmd_gdb, &cmd_drgn, &cmd_trace, &cmd_lab, &cmd_get, &cmd_tui, &cmd_record, &cmd_variants, &cmd_cleanup,
-	&cmd_doctor, &cmd_smoke, &cmd_selftests, &cmd_compare, &cmd_plot, &cmd_coverage, NULL
+	&cmd_doctor, &cmd_smoke, &cmd_selftests, &cmd_compare, &cmd_plot, &cmd_coverage,
+	&cmd_reproduce, NULL
 };
 
 /* The top-level usage text. */

@@ -35,7 +35,8 @@ struct cmd {
 
 extern const struct cmd cmd_run, cmd_exec, cmd_start, cmd_stop, cmd_list,
     cmd_console, cmd_trace, cmd_lab, cmd_tui, cmd_record, cmd_variants,
-    cmd_cleanup, cmd_doctor, cmd_get, cmd_gdb, cmd_drgn, cmd_smoke, cmd_selftests, cmd_compare, cmd_plot, cmd_coverage;
+    cmd_cleanup, cmd_doctor, cmd_get, cmd_gdb, cmd_drgn, cmd_smoke, cmd_selftests, cmd_compare, cmd_plot, cmd_coverage,
+    cmd_reproduce;
 
 /* Print a command's usage line to stderr and return EXIT_KIT. */
 int	cmd_usage(const struct cmd *);

@@ -14,7 +14,8 @@ FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
 # live").  util-core.o and the link's objects come with LINK_OBJS (the
 # agent links them too), the mirror's with MIRROR_OBJS.
 LAUNCHER_CMDS	:= run exec start stop list console trace tui record variants \
-		   cleanup doctor lab get gdb drgn smoke selftests compare plot coverage
+		   cleanup doctor lab get gdb drgn smoke selftests compare plot coverage \
+		   reproduce
 LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/sandbox.c uml/tuiexec.c \
 		   $(LAUNCHER_CMDS:%=uml/cmd-%.c) \
 		   $(addprefix uml/guest/,guest.c disk.c initrd.c elfdeps.c rundir.c watch.c \
@@ -24,7 +25,8 @@ LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/sandbox.c uml/tuiexec.c 
 			lab-ex.c lab-exbuild.c lab-ui.c lab-cat.c lab-state.c lab-batch.c) \
 		   $(addprefix uml/patch/,patchin.c pset-cov.c bench.c stats.c selftests.c st-ktap.c smoke.c \
 			smoke-stage.c smoke-tested.c mkline.c smoke-boot.c smoke-cov.c compare-cov.c) \
-		   $(addprefix uml/cov/,cov.c cov-link.c cov-report.c)
+		   $(addprefix uml/cov/,cov.c cov-link.c cov-report.c) \
+		   $(addprefix uml/repro/,repro.c repro-out.c seeds.c)
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
 all-parts: kernel umkit
@@ -88,3 +90,11 @@ $(ENGINE_TESTS): $(B)/tests/%: tests/unit/%.c $(ENGINE_SRCS) $(B)/lib/libumkit-p
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -iquote uml -Itui -DTOP='"$(CURDIR)"' \
 		-o $@ $(filter %.c %.a,$^) $(FUSE_LIBS) -ljansson -lnettle -lpthread -lm -lcmocka
 UNIT_TESTS	+= $(ENGINE_TESTS)
+
+# umkit reproduce's reading of guest results and its verdicts.
+REPRO_CORE	:= uml/repro/repro-out.c uml/repro/seeds.c uml/patch/stats.c \
+		   uml/util-core.c uml/repro/repro.h uml/patch/stats.h
+$(B)/tests/test-repro: tests/unit/test-repro.c $(REPRO_CORE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka -lm
+UNIT_TESTS	+= $(B)/tests/test-repro

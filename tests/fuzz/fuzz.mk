@@ -144,12 +144,12 @@ define fuzz_plain
 $(LT)/fuzz-$(1)-replay: tests/fuzz/fuzz-$(1).c tests/fuzz/replay.c $(2)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $$(SAN_FLAGS) -iquote uml \
-		-DCORPUS='"$$(CURDIR)/tests/fuzz-corpus-$(1)"' -o $$@ $$(filter %.c,$$^)
+		-DCORPUS='"$$(CURDIR)/tests/fuzz-corpus-$(1)"' -o $$@ $$(filter %.c,$$^) -lm
 UNIT_TESTS	+= $(LT)/fuzz-$(1)-replay
 
 $(B)/fuzz/fuzz-$(1): tests/fuzz/fuzz-$(1).c $(2)
 	@mkdir -p $$(@D)
-	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ $$(filter %.c,$$^)
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ $$(filter %.c,$$^) -lm
 $$(eval $$(call fuzz_run,$(1),$(3),tests/fuzz-corpus-$(1)))
 endef
 
@@ -158,6 +158,9 @@ $(eval $(call fuzz_plain,ctl,uml/guest/ctl-req.c uml/util-core.c uml/guest/ctl.h
 
 # --- a patched tree's Makefile line for an object (uml/patch/mkline.c) -------
 $(eval $(call fuzz_plain,mkline,uml/patch/mkline.c uml/util-core.c uml/patch/mkline.h,65536))
+
+# --- a guest's repro: result lines (uml/repro/repro-out.c) ------------------
+$(eval $(call fuzz_plain,repro,$(REPRO_CORE),65536))
 
 # --- a selftest's output: its KTAP subtests (uml/patch/st-ktap.c) ------------
 $(eval $(call fuzz_plain,ktap,uml/patch/st-ktap.c uml/util-core.c uml/patch/selftests.h,65536))

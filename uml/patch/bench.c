@@ -231,19 +231,40 @@ bench_parse_out(struct bres *r, int side, char *out)
 }
 
 /*
- * Start one boot, umkit exec -k KERNEL -- sh -c SCRIPT, its stdout into
- * an unlinked temporary file (*fd, read when it has ended).
+ * Start one boot, umkit exec -k KERNEL [-c -m -d] -- sh -c SCRIPT, its
+ * stdout into an unlinked temporary file (*fd, read when it has ended).
  */
 static void
-boot_start(struct spawn *sp, char *argv[13], const char *kernel,
-    const char *script, int *fd)
+boot_start(struct spawn *sp, char *argv[20], char opt[3][24],
+    const struct bench_boot *b, int *fd)
 {
 	char	 tmpl[] = "/tmp/umkit-bench.XXXXXX";
-	char	*a[] = { top_path("build/bin/umkit"), "exec", "-c", "2", "-k",
-		    (char *)kernel, "-t", "900", "--", "sh", "-c", (char *)script,
-		    NULL };
+	int	 i = 0;
 
-	memcpy(argv, a, sizeof a);
+	argv[i++] = top_path("build/bin/umkit");
+	argv[i++] = "exec";
+	snprintf(opt[0], sizeof opt[0], "%d", b->cpus > 0 ? b->cpus : 2);
+	argv[i++] = "-c";
+	argv[i++] = opt[0];
+	if (b->mem_mb > 0) {
+		snprintf(opt[1], sizeof opt[1], "%dM", b->mem_mb);
+		argv[i++] = "-m";
+		argv[i++] = opt[1];
+	}
+	if (b->disk != NULL) {
+		argv[i++] = "-d";
+		argv[i++] = (char *)b->disk;
+	}
+	snprintf(opt[2], sizeof opt[2], "%d", b->timeout > 0 ? b->timeout : 900);
+	argv[i++] = "-k";
+	argv[i++] = (char *)b->kernel;
+	argv[i++] = "-t";
+	argv[i++] = opt[2];
+	argv[i++] = "--";
+	argv[i++] = "sh";
+	argv[i++] = "-c";
+	argv[i++] = (char *)b->script;
+	argv[i] = NULL;
 	if ((*fd = mkostemp(tmpl, O_CLOEXEC)) < 0)
 		fatal("mkostemp %s", tmpl);
 	unlink(tmpl);
@@ -268,8 +289,8 @@ slurp(int fd)
 }
 
 /* "hostname, uname -r, cpu model" of this machine. */
-static char *
-host_id(void)
+char *
+bench_host_id(void)
 {
 	struct utsname	 u;
 	char		*ci = read_text("/proc/cpuinfo"), *m, *e, *r;
@@ -288,59 +309,37 @@ host_id(void)
 	return r;
 }
 
-/* The interleaved boots. */
+/* The boots b[0 .. nb-1] in order, jobs at a time, each output to fn. */
 int
-bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
-    const char *names, int n, int jobs, struct bres *r)
+bench_boots(const struct bench_boot *b, int nb, int jobs, const char *who,
+    bench_out_fn fn, void *arg)
 {
-	struct sbufl { char *s; } sc = { xstrdup("") };
-	const char	*p, *e;
-	char		*out, *t, what[96];
+	char		*out, what[96];
 	long long	 t0 = now_ms();
-	int		 k, j, nj, side, rc = 0, tty = isatty(2), done = 0;
-	char		*script[2];
+	int		 k, j, nj, rc = 0, tty = isatty(2), done = 0;
 
-	memset(r, 0, sizeof *r);
-	for (side = 0; side < 2; side++) {
-		r->label[side] = xstrdup(label[side]);
-		r->host[side] = host_id();
-	}
-	r->boots = n;
-	r->jobs = jobs = jobs < 1 ? 1 : jobs > BENCH_MAX_JOBS ? BENCH_MAX_JOBS : jobs;
-	for (p = expand(names); *p != '\0'; p = *e ? e + 1 : e) {
-		e = strchrnul(p, ',');
-		t = xasprintf("%s%s%s", sc.s, *sc.s ? "; " : "", bdef_find(p, e - p)->script);
-		free(sc.s);
-		sc.s = t;
-	}
-	/* A side's setup runs first, in the same shell: its failure ends the boot. */
-	for (side = 0; side < 2; side++)
-		script[side] = setup != NULL && setup[side] != NULL ?
-		    xasprintf("{ %s\n} || { echo 'bench: the setup failed' >&2; "
-		    "exit 1; }; %s", setup[side], sc.s) : xstrdup(sc.s);
-	/* Boots k = 0 .. 2n-1 of side k % 2, jobs at a time. */
-	for (k = 0; k < 2 * n; k += nj) {
+	jobs = jobs < 1 ? 1 : jobs > BENCH_MAX_JOBS ? BENCH_MAX_JOBS : jobs;
+	for (k = 0; k < nb; k += nj) {
 		struct spawn	sps[BENCH_MAX_JOBS];
-		char		*argvs[BENCH_MAX_JOBS][13];
+		char		*argvs[BENCH_MAX_JOBS][20], opts[BENCH_MAX_JOBS][3][24];
 		int		fds[BENCH_MAX_JOBS], rcs[BENCH_MAX_JOBS], sig;
 		long long el = now_ms() - t0;
 
-		nj = 2 * n - k < jobs ? 2 * n - k : jobs;
+		nj = nb - k < jobs ? nb - k : jobs;
 		if (nj == 1)
-			snprintf(what, sizeof what, "boot %d of %d (%s)", k + 1, 2 * n,
-			    label[k % 2]);
+			snprintf(what, sizeof what, "boot %d of %d (%s)", k + 1, nb,
+			    b[k].label);
 		else
 			snprintf(what, sizeof what, "boots %d-%d of %d, %d at a time",
-			    k + 1, k + nj, 2 * n, nj);
+			    k + 1, k + nj, nb, nj);
 		if (done > 0 && tty)
-			fprintf(stderr, "\rbench: %s, %llds elapsed, ~%llds left   ", what,
-			    el / 1000, el / done * (2 * n - done) / 1000);
+			fprintf(stderr, "\r%s: %s, %llds elapsed, ~%llds left   ", who,
+			    what, el / 1000, el / done * (nb - done) / 1000);
 		else
-			fprintf(stderr, tty ? "\rbench: %s, %llds elapsed   " :
-			    "bench: %s, %llds elapsed\n", what, el / 1000);
+			fprintf(stderr, tty ? "\r%s: %s, %llds elapsed   " :
+			    "%s: %s, %llds elapsed\n", who, what, el / 1000);
 		for (j = 0; j < nj; j++)
-			boot_start(&sps[j], argvs[j], kernel[(k + j) % 2],
-			    script[(k + j) % 2], &fds[j]);
+			boot_start(&sps[j], argvs[j], opts[j], &b[k + j], &fds[j]);
 		sig = spawn_wait_all(sps, nj, rcs);
 		for (j = 0; j < nj; j++) {
 			free(argvs[j][0]);
@@ -349,31 +348,76 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 				rc = sig != 0 ? sig : rcs[j];
 				if (tty)
 					fprintf(stderr, "\n");
-				warnmsg("bench: boot %d (%s) failed with status %d",
-				    k + j + 1, label[(k + j) % 2], rc);
+				warnmsg("%s: boot %d (%s) failed with status %d", who,
+				    k + j + 1, b[k + j].label, rc);
 				fprintf(stderr, "%s", out);
 			}
-			if (rc == 0 && bench_parse_out(r, (k + j) % 2, out) > 0)
-				warnmsg("bench: boot %d (%s): a procbench case is "
-				    "not made of [a-z0-9._]: its results are not "
-				    "read", k + j + 1, label[(k + j) % 2]);
+			if (rc == 0)
+				fn(k + j, out, arg);
 			free(out);
 		}
-		if (rc != 0) {
-			free(sc.s);
-			free(script[0]);
-			free(script[1]);
+		if (rc != 0)
 			return rc;
-		}
 		done += nj;
 	}
 	if (tty)
 		fprintf(stderr, "\n");
-	fprintf(stderr, "bench: %d boots in %.1f s\n", 2 * n, (now_ms() - t0) / 1000.0);
-	free(sc.s);
+	fprintf(stderr, "%s: %d boots in %.1f s\n", who, nb, (now_ms() - t0) / 1000.0);
+	return 0;
+}
+
+/* bench_run()'s output callback: boot i's samples into side i % 2. */
+static void
+run_out(int i, char *out, void *arg)
+{
+	struct bres	*r = arg;
+
+	if (bench_parse_out(r, i % 2, out) > 0)
+		warnmsg("bench: boot %d (%s): a procbench case is not made of "
+		    "[a-z0-9._]: its results are not read", i + 1, r->label[i % 2]);
+}
+
+/* The interleaved boots. */
+int
+bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
+    const char *names, int n, int jobs, struct bres *r)
+{
+	struct bench_boot *b;
+	const char	*p, *e;
+	char		*sc = xstrdup(""), *t, *script[2];
+	int		 side, k, rc;
+
+	memset(r, 0, sizeof *r);
+	for (side = 0; side < 2; side++) {
+		r->label[side] = xstrdup(label[side]);
+		r->host[side] = bench_host_id();
+	}
+	r->boots = n;
+	r->jobs = jobs = jobs < 1 ? 1 : jobs > BENCH_MAX_JOBS ? BENCH_MAX_JOBS : jobs;
+	for (p = expand(names); *p != '\0'; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ',');
+		t = xasprintf("%s%s%s", sc, *sc ? "; " : "", bdef_find(p, e - p)->script);
+		free(sc);
+		sc = t;
+	}
+	/* A side's setup runs first, in the same shell: its failure ends the boot. */
+	for (side = 0; side < 2; side++)
+		script[side] = setup != NULL && setup[side] != NULL ?
+		    xasprintf("{ %s\n} || { echo 'bench: the setup failed' >&2; "
+		    "exit 1; }; %s", setup[side], sc) : xstrdup(sc);
+	/* Boots k = 0 .. 2n-1 of side k % 2. */
+	b = xcalloc(2 * n, sizeof *b);
+	for (k = 0; k < 2 * n; k++) {
+		b[k].kernel = kernel[k % 2];
+		b[k].script = script[k % 2];
+		b[k].label = label[k % 2];
+	}
+	rc = bench_boots(b, 2 * n, jobs, "bench", run_out, r);
+	free(b);
+	free(sc);
 	free(script[0]);
 	free(script[1]);
-	return 0;
+	return rc;
 }
 
 /*

@@ -35,6 +35,30 @@ struct bres {
 	int		 jobs;		/* boots at a time (-j; 1: serialised) */
 };
 
+/* One boot of bench_boots(): umkit exec -k KERNEL -- sh -c SCRIPT. */
+struct bench_boot {
+	const char	*kernel;	/* the kernel binary */
+	const char	*script;	/* the guest's sh -c script */
+	const char	*label;		/* names the boot in progress and errors */
+	int		 cpus;		/* guest CPUs (0: 2) */
+	int		 mem_mb;	/* guest memory in MiB (0: exec's default) */
+	const char	*disk;		/* exec's -d (NULL: its default) */
+	int		 timeout;	/* seconds (0: 900) */
+};
+
+/* Called with boot i's whole stdout (NUL-terminated; may be cut in place). */
+typedef void (*bench_out_fn)(int i, char *out, void *arg);
+
+/*
+ * Boot b[0 .. nb-1] in that order, jobs at a time (1: serialised), each
+ * finished boot's output to fn; progress on stderr as "WHO: boot ...".
+ * 0, or the first failing boot's exit status (a signal: 128+N), after
+ * printing its output; no boot starts after a failure.
+ */
+int	bench_boots(const struct bench_boot *b, int nb, int jobs, const char *who,
+	    bench_out_fn fn, void *arg);
+/* "hostname, Linux RELEASE, CPU model x N" of this machine, allocated. */
+char	*bench_host_id(void);
 /* 0 if every name in the comma list is a benchmark (else err names it). */
 int	bench_check(const char *names, char *err, size_t errlen);
 /* The benchmarks, as the help texts list them. */

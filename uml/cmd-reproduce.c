@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* cmd-reproduce.c - umkit reproduce: each seed thread's table beside the kit's. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repro/repro.h"
+#include "umkit.h"
+#include "util.h"
+
+/* umkit reproduce SEED|all [--quick] [-n RUNS] [-j J] [--json F] [--ktap] */
+static int
+reproduce_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "quick", no_argument, NULL, 'q' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "ktap", no_argument, NULL, 'K' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct repro_seed *sel[8];
+	struct repro_data d[8];
+	const char	*json = NULL;
+	char		*e;
+	int		 o, quick = 0, ktap = 0, n = 0, jobs = 1, ns = 0, i, rc = 0, ok;
+
+	while ((o = getopt_long(argc, argv, "+n:j:", longopts, NULL)) != -1) {
+		switch (o) {
+		case 'q': quick = 1; break;
+		case 'J': json = optarg; break;
+		case 'K': ktap = 1; break;
+		case 'n':
+			n = (int)strtol(optarg, &e, 10);
+			if (*e != '\0' || n < 2 || n > 50)
+				fatalx("-n %s: want a number of boots from 2 to 50", optarg);
+			break;
+		case 'j':
+			jobs = (int)strtol(optarg, &e, 10);
+			if (*e != '\0' || jobs < 1 || jobs > 8)
+				fatalx("-j %s: want 1 to 8 boots at a time", optarg);
+			break;
+		default:
+			return cmd_usage(&cmd_reproduce);
+		}
+	}
+	if (optind != argc - 1)
+		return cmd_usage(&cmd_reproduce);
+	if (strcmp(argv[optind], "all") == 0) {
+		for (ns = 0; repro_seeds[ns].id != NULL; ns++)
+			sel[ns] = &repro_seeds[ns];
+	} else if ((sel[0] = repro_find(argv[optind])) != NULL) {
+		ns = 1;
+	} else {
+		fatalx("no seed '%s' (000 to 004, or all)", argv[optind]);
+	}
+	if (ktap)
+		printf("KTAP version 1\n1..%d\n", ns);
+	for (i = 0; i < ns; i++) {
+		int r = repro_run(sel[i], n, quick, jobs, &d[i]);
+
+		if (r != 0) {
+			warnmsg("reproduce %s: a boot failed (status %d): no table",
+			    sel[i]->id, r);
+			rc = rc ? rc : EXIT_KIT;
+			if (ktap)
+				printf("not ok %d seed-%s # a boot failed\n", i + 1, sel[i]->id);
+			continue;
+		}
+		repro_table(&d[i], ktap ? stderr : stdout);
+		if (ktap) {
+			ok = repro_ktap(&d[i], stdout, i + 1);
+			rc = rc ? rc : ok ? 0 : 1;
+		}
+		fflush(stdout);
+	}
+	if (json != NULL && repro_json_write(d, ns, json) < 0)
+		fatal("%s", json);
+	for (i = 0; i < ns; i++)
+		repro_data_free(&d[i]);
+	return rc;
+}
+
+const struct cmd cmd_reproduce = {
+	.name = "reproduce",
+	.usage = "reproduce SEED|all [--quick] [-n RUNS] [-j J] [--json FILE] [--ktap]",
+	.help =
+"Run a seed thread's experiment (../shared/seeds; docs/reproduce.md) on\n"
+"its variant and print the thread's own table - its rows, its numbers,\n"
+"its machine - with the kit's figures beside them: per row and setting\n"
+"the mean, standard deviation, % change with its 95% interval, Welch's p\n"
+"adjusted with Holm-Bonferroni over the table, and whether the change\n"
+"goes the thread's way and is larger than the spread.  The settings run\n"
+"interleaved in each boot through the variant's runtime switches.\n"
+"\n"
+"  SEED        000 to 004 (or 0 to 4), or all\n"
+"  --quick     a short run (fewer boots and rounds; what make test runs)\n"
+"  -n RUNS     boots per boot group (2-50; default: the seed's)\n"
+"  -j J        boots at a time (default 1: serialised, as measurements want)\n"
+"  --json FILE every sample, the statistics and the thread's figures\n"
+"  --ktap      KTAP on stdout (the table goes to stderr): a row fails\n"
+"              only when the kit's change goes against the thread's,\n"
+"              larger than the spread and significant\n"
+"\n"
+"Exit status: 0; 1 a row went against the thread (--ktap); 125 a boot\n"
+"or the build failed.\n"
+"\n"
+"Examples:\n"
+"  umkit reproduce 002\n"
+"  umkit reproduce all --quick --json repro.json",
+	.min_args = 1,
+	.max_args = CMD_ARGS_ANY,
+	.exec = reproduce_main,
+};

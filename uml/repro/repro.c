@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* repro.c - a seed's boots, its table, KTAP and JSON (repro.h). */
+#define _GNU_SOURCE
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/kbuild.h"
+#include "patch/bench.h"
+#include "patch/stats.h"
+#include "repro.h"
+#include "util.h"
+
+/* What the output callback needs: the data and each boot's group. */
+struct run_ctx {
+	struct repro_data	*d;
+	const int		*group;
+};
+
+/* bench_boots()'s callback: boot i's lines into its group's rows. */
+static void
+run_out(int i, char *out, void *arg)
+{
+	struct run_ctx	*x = arg;
+	int		 before = x->d->refused;
+
+	if (repro_parse_out(x->d, x->group[i], out) == 0)
+		warnmsg("reproduce %s: boot %d printed no result the seed reads",
+		    x->d->s->id, i + 1);
+	else if (x->d->refused > before)
+		warnmsg("reproduce %s: boot %d: %d result line(s) or value(s) not "
+		    "read (an unknown column, a bad name or number)", x->d->s->id,
+		    i + 1, x->d->refused - before);
+}
+
+/* The boots, groups interleaved: g0 g1 ... g0 g1 ..., n rounds. */
+int
+repro_run(const struct repro_seed *s, int n, int quick, int jobs,
+    struct repro_data *d)
+{
+	struct bench_boot *b;
+	struct run_ctx	 x;
+	char		*kernel, *script[REPRO_MAX_GROUPS], label[64];
+	int		*group, ng, g, i, k, rc;
+	long long	 t0 = now_ms();
+
+	repro_data_init(d, s);
+	d->quick = quick;
+	d->host = bench_host_id();
+	if (n <= 0)
+		n = quick ? s->quick_boots : s->boots;
+	for (ng = 0; ng < REPRO_MAX_GROUPS && s->boot[ng].cpus > 0; ng++)
+		;
+	kernel = kbuild_kernel(s->variant);
+	b = xcalloc((size_t)n * ng, sizeof *b);
+	group = xcalloc((size_t)n * ng, sizeof *group);
+	for (g = 0; g < ng; g++) {
+		const char *a = quick ? s->boot[g].quick_args : s->boot[g].args;
+
+		script[g] = xasprintf("exec %s %s", s->script, a != NULL ? a : "");
+	}
+	snprintf(label, sizeof label, "seed %s", s->id);
+	for (i = 0, k = 0; i < n; i++)
+		for (g = 0; g < ng; g++, k++) {
+			b[k].kernel = kernel;
+			b[k].script = script[g];
+			b[k].label = label;
+			b[k].cpus = s->boot[g].cpus;
+			b[k].mem_mb = s->mem_mb;
+			b[k].disk = s->disk;
+			b[k].timeout = s->timeout;
+			group[k] = g;
+		}
+	x.d = d;
+	x.group = group;
+	rc = bench_boots(b, k, jobs, "reproduce", run_out, &x);
+	d->boots = k;
+	d->secs = (now_ms() - t0) / 1000.0;
+	for (g = 0; g < ng; g++)
+		free(script[g]);
+	free(group);
+	free(b);
+	free(kernel);
+	return rc;
+}
+
+/* The unit-scaled figure: 4 significant digits past 1000, else 3 decimals. */
+static void
+fig(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (fabs(v) >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+/* "same way as the thread" and friends, for the table and KTAP. */
+static const char *
+dir_word(const struct repro_cmp *x)
+{
+	if (!x->ok)
+		return "too few samples";
+	if (isnan(x->thread_pct))
+		return "the thread has no figure here";
+	if (x->dir == 0)
+		return "no change either way";
+	return x->dir > 0 ? "same direction as the thread" :
+	    "opposite to the thread";
+}
+
+/* The verdict phrase of a comparison: direction, spread, significance. */
+static void
+verdict(char *buf, size_t len, const struct repro_cmp *x)
+{
+	double	sd = x->sd[0] > x->sd[1] ? x->sd[0] : x->sd[1];
+
+	if (!x->ok) {
+		snprintf(buf, len, "%s", dir_word(x));
+		return;
+	}
+	snprintf(buf, len, "%s; difference %s the spread (%.1fx)%s", dir_word(x),
+	    x->beyond ? "larger than" : "within",
+	    sd > 0 ? fabs(x->mean[1] - x->mean[0]) / sd : 0.0,
+	    x->p_holm < 0.05 ? ", significant" : "");
+}
+
+void
+repro_table(const struct repro_data *d, FILE *f)
+{
+	const struct repro_seed *s = d->s;
+	struct repro_cmp (*cmp)[REPRO_MAX_COLS] = xcalloc(REPRO_MAX_ROWS, sizeof *cmp);
+	char		 a[32], b[32], tp[32], v[160];
+	int		 r, c, i;
+
+	repro_stats(d, cmp);
+	fprintf(f, "== seed %s: %s (%s)\n", s->id, s->title, s->file);
+	fprintf(f, "thread: %s\n", s->thread_setup);
+	fprintf(f, "kit:    %s\n", s->kit_setup);
+	fprintf(f, "        %s, %d boots%s in %.0f s on %s\n", s->variant, d->boots,
+	    d->quick ? " (--quick)" : "", d->secs, d->host);
+	for (i = 0; i < d->ninfo; i++)
+		fprintf(f, "        guest: %s\n", d->info[i]);
+	fprintf(f, "%-26s %-22s %-24s %-22s %s\n", "", "thread", "kit: mean ± sd (n)",
+	    "change [95% CI]", "p (Holm)");
+	for (r = 0; r < REPRO_MAX_ROWS && s->row[r].name != NULL; r++) {
+		const struct repro_row *w = &s->row[r];
+
+		fprintf(f, "%s (kit: %s, %s, %s better)\n", w->name, w->key, w->unit,
+		    w->lower_better ? "lower" : "higher");
+		for (c = 0; c < REPRO_MAX_COLS && s->col[c] != NULL; c++) {
+			const struct repro_cmp *x = &cmp[r][c];
+			double m, sd;
+			char th[64], col[40];
+
+			snprintf(col, sizeof col, "  %s%s%s%s", s->col[c],
+			    s->thread_col[c] != NULL ? " (" : "",
+			    s->thread_col[c] != NULL ? s->thread_col[c] : "",
+			    s->thread_col[c] != NULL ? ")" : "");
+			tp[0] = '\0';
+			if (c > 0 && !isnan(x->thread_pct))
+				snprintf(tp, sizeof tp, " %+.1f%%", x->thread_pct);
+			snprintf(th, sizeof th, "%s%s", w->thread[c] != NULL ?
+			    w->thread[c] : "-", tp);
+			if (d->n[r][c] == 0) {
+				fprintf(f, "%-26s %-22s %s\n", col, th, "no samples");
+				continue;
+			}
+			stats_mean_sd(d->v[r][c], d->n[r][c], &m, &sd);
+			fig(a, sizeof a, m);
+			fig(b, sizeof b, sd);
+			snprintf(v, sizeof v, "%s ± %s (%d)", a, b, d->n[r][c]);
+			if (c == 0 || !x->ok) {
+				fprintf(f, "%-26s %-22s %s\n", col, th, v);
+				continue;
+			}
+			snprintf(a, sizeof a, "%+.1f%% [%+.1f, %+.1f]", x->change_pct,
+			    x->ci_lo, x->ci_hi);
+			fprintf(f, "%-26s %-22s %-24s %-22s %.2g\n", col, th, v, a, x->p_holm);
+			verdict(v, sizeof v, x);
+			fprintf(f, "%-26s %s\n", "", v);
+		}
+		if (w->note != NULL)
+			fprintf(f, "  note: %s\n", w->note);
+	}
+	fprintf(f, "Welch's t-test per row and column against %s; p adjusted with "
+	    "Holm-Bonferroni over the table's comparisons (significant: < 0.05); "
+	    "spread: the larger standard deviation of the two columns.\n", s->col[0]);
+	if (d->refused > 0)
+		fprintf(f, "%d result line(s) or value(s) from the guest were not read.\n",
+		    d->refused);
+	free(cmp);
+}
+
+/*
+ * KTAP: one test per row and column; not ok only where the kit's change
+ * goes against the thread's, beyond the spread and significant; a skip
+ * where the thread has no figure or the kit cannot tell a change.
+ */
+int
+repro_ktap(const struct repro_data *d, FILE *f, int num)
+{
+	const struct repro_seed *s = d->s;
+	struct repro_cmp (*cmp)[REPRO_MAX_COLS] = xcalloc(REPRO_MAX_ROWS, sizeof *cmp);
+	char		 v[160];
+	int		 r, c, n = 0, ok = 1;
+
+	repro_stats(d, cmp);
+	for (r = 0; r < REPRO_MAX_ROWS && s->row[r].name != NULL; r++)
+		for (c = 1; c < REPRO_MAX_COLS && s->col[c] != NULL; c++)
+			n++;
+	fprintf(f, "    KTAP version 1\n    # Subtest: seed-%s\n    1..%d\n", s->id, n);
+	n = 0;
+	for (r = 0; r < REPRO_MAX_ROWS && s->row[r].name != NULL; r++)
+		for (c = 1; c < REPRO_MAX_COLS && s->col[c] != NULL; c++) {
+			const struct repro_cmp *x = &cmp[r][c];
+			int bad = x->ok && x->dir < 0 && x->beyond && x->p_holm < 0.05;
+			int skip = !x->ok || x->dir == 0 || !x->beyond;
+
+			verdict(v, sizeof v, x);
+			ok &= !bad;
+			fprintf(f, "    %s %d %s.%s # %s%s\n", bad ? "not ok" : "ok", ++n,
+			    s->row[r].key, s->col[c], skip && !bad ? "SKIP " : "", v);
+		}
+	fprintf(f, "%s %d seed-%s\n", ok ? "ok" : "not ok", num, s->id);
+	free(cmp);
+	return ok;
+}
+
+/* One seed as a JSON object. */
+static json_t *
+seed_json(const struct repro_data *d)
+{
+	const struct repro_seed *s = d->s;
+	struct repro_cmp (*cmp)[REPRO_MAX_COLS] = xcalloc(REPRO_MAX_ROWS, sizeof *cmp);
+	json_t		*o = json_object(), *rows = json_array(), *cols = json_array();
+	json_t		*info = json_array();
+	int		 r, c, i;
+
+	repro_stats(d, cmp);
+	for (c = 0; c < REPRO_MAX_COLS && s->col[c] != NULL; c++)
+		json_array_append_new(cols, json_pack("{s:s, s:s?}", "name", s->col[c],
+		    "thread", s->thread_col[c]));
+	for (i = 0; i < d->ninfo; i++)
+		json_array_append_new(info, json_string(d->info[i]));
+	for (r = 0; r < REPRO_MAX_ROWS && s->row[r].name != NULL; r++) {
+		const struct repro_row *w = &s->row[r];
+		json_t *rc = json_array();
+
+		for (c = 0; c < REPRO_MAX_COLS && s->col[c] != NULL; c++) {
+			const struct repro_cmp *x = &cmp[r][c];
+			json_t *samples = json_array(), *e;
+			double m = 0, sd = 0;
+
+			for (i = 0; i < d->n[r][c]; i++)
+				json_array_append_new(samples, json_real(d->v[r][c][i]));
+			if (d->n[r][c] > 0)
+				stats_mean_sd(d->v[r][c], d->n[r][c], &m, &sd);
+			e = json_pack("{s:s, s:s?, s:i, s:f, s:f, s:o}", "column", s->col[c],
+			    "thread", w->thread[c], "n", d->n[r][c], "mean", m, "sd", sd,
+			    "samples", samples);
+			if (c > 0 && x->ok) {
+				json_object_set_new(e, "change_pct", json_real(x->change_pct));
+				json_object_set_new(e, "ci_pct", json_pack("[f, f]", x->ci_lo,
+				    x->ci_hi));
+				json_object_set_new(e, "p", json_real(x->p));
+				json_object_set_new(e, "p_holm", json_real(x->p_holm));
+				json_object_set_new(e, "direction", json_string(x->dir > 0 ?
+				    "same" : x->dir < 0 ? "opposite" : "none"));
+				json_object_set_new(e, "beyond_spread", json_boolean(x->beyond));
+			}
+			if (c > 0 && !isnan(x->thread_pct))
+				json_object_set_new(e, "thread_change_pct",
+				    json_real(x->thread_pct));
+			json_array_append_new(rc, e);
+		}
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:b, s:s?, s:o}",
+		    "name", w->name, "key", w->key, "unit", w->unit, "lower_better",
+		    w->lower_better, "note", w->note, "columns", rc));
+	}
+	json_object_set_new(o, "seed", json_string(s->id));
+	json_object_set_new(o, "thread_file", json_string(s->file));
+	json_object_set_new(o, "title", json_string(s->title));
+	json_object_set_new(o, "thread_setup", json_string(s->thread_setup));
+	json_object_set_new(o, "kit_setup", json_string(s->kit_setup));
+	json_object_set_new(o, "variant", json_string(s->variant));
+	json_object_set_new(o, "host", json_string(d->host != NULL ? d->host : "?"));
+	json_object_set_new(o, "quick", json_boolean(d->quick));
+	json_object_set_new(o, "boots", json_integer(d->boots));
+	json_object_set_new(o, "secs", json_real(d->secs));
+	json_object_set_new(o, "refused", json_integer(d->refused));
+	json_object_set_new(o, "columns", cols);
+	json_object_set_new(o, "info", info);
+	json_object_set_new(o, "rows", rows);
+	free(cmp);
+	return o;
+}
+
+int
+repro_json_write(const struct repro_data *d, int nd, const char *path)
+{
+	json_t	*a = json_array();
+	int	 i, rc;
+
+	for (i = 0; i < nd; i++)
+		json_array_append_new(a, seed_json(&d[i]));
+	rc = json_dump_file(a, path, JSON_INDENT(1));
+	json_decref(a);
+	return rc;
+}
