@@ -109,6 +109,14 @@ bench-variants-variants-lru: all
 bench-uml-walk-stress: all
 	@sh tests/bench-uml-walk-stress.sh
 
+# Each seed thread's table, the default run (umkit reproduce all: <= 5
+# minutes a seed on 2 cores; make test runs --quick).  The JSON, with
+# every sample, goes to $(B)/reproduce.json.
+.PHONY: bench-reproduce
+bench: bench-reproduce
+bench-reproduce: all
+	@build/bin/umkit reproduce all --json $(B)/reproduce.json
+
 # umkit-touch: a guest process with controlled page accesses (the
 # uml-walk tests and benchmarks).  The rootfs rule's prerequisites are
 # read before this file, hence the explicit one.
