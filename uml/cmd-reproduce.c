@@ -10,7 +10,7 @@
 #include "umkit.h"
 #include "util.h"
 
-/* umkit reproduce SEED|all [--quick] [-n RUNS] [-j J] [--json F] [--ktap] */
+/* umkit reproduce SEED|all [--quick] [-n RUNS] [-j J] [--json F] [--ktap] [--results] */
 static int
 reproduce_main(int argc, char **argv)
 {
@@ -18,19 +18,21 @@ reproduce_main(int argc, char **argv)
 		{ "quick", no_argument, NULL, 'q' },
 		{ "json", required_argument, NULL, 'J' },
 		{ "ktap", no_argument, NULL, 'K' },
+		{ "results", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct repro_seed *sel[8];
 	struct repro_data d[8];
 	const char	*json = NULL;
 	char		*e;
-	int		 o, quick = 0, ktap = 0, n = 0, jobs = 1, ns = 0, i, rc = 0, ok;
+	int		 o, quick = 0, ktap = 0, results = 0, n = 0, jobs = 1, ns = 0, i, rc = 0, ok;
 
 	while ((o = getopt_long(argc, argv, "+n:j:", longopts, NULL)) != -1) {
 		switch (o) {
 		case 'q': quick = 1; break;
 		case 'J': json = optarg; break;
 		case 'K': ktap = 1; break;
+		case 'R': results = 1; break;
 		case 'n':
 			n = (int)strtol(optarg, &e, 10);
 			if (*e != '\0' || n < 2 || n > 50)
@@ -69,6 +71,8 @@ reproduce_main(int argc, char **argv)
 			continue;
 		}
 		repro_table(&d[i], ktap ? stderr : stdout);
+		if (results)
+			repro_results_line(&d[i], ktap ? stderr : stdout);
 		if (ktap) {
 			ok = repro_ktap(&d[i], stdout, i + 1);
 			rc = rc ? rc : ok ? 0 : 1;
@@ -84,7 +88,7 @@ reproduce_main(int argc, char **argv)
 
 const struct cmd cmd_reproduce = {
 	.name = "reproduce",
-	.usage = "reproduce SEED|all [--quick] [-n RUNS] [-j J] [--json FILE] [--ktap]",
+	.usage = "reproduce SEED|all [--quick] [-n RUNS] [-j J] [--json FILE] [--ktap] [--results]",
 	.help =
 "Run a seed thread's experiment (../shared/seeds; docs/reproduce.md) on\n"
 "its variant and print the thread's own table - its rows, its numbers,\n"
@@ -102,6 +106,8 @@ const struct cmd cmd_reproduce = {
 "  --ktap      KTAP on stdout (the table goes to stderr): a row fails\n"
 "              only when the kit's change goes against the thread's,\n"
 "              larger than the spread and significant\n"
+"  --results   after each table one line 'reproduce: KEY_COLUMN=MEAN ...\n"
+"              KEY_COLUMN_pct=CHANGE ...' (a lab's reproduce step reads it)\n"
 "\n"
 "Exit status: 0; 1 a row went against the thread (--ktap); 125 a boot\n"
 "or the build failed.\n"

@@ -1980,6 +1980,28 @@ kw_drgn(struct lp *p, const char *kw, const char *rest)
 	return true;
 }
 
+/* reproduce [timeout=S] SEED: the seed thread's table beside the kit's
+ * (umkit reproduce SEED --quick, its own guests); its "reproduce: ..."
+ * line is result(reproduce.KEY_COLUMN). */
+static bool
+kw_reproduce(struct lp *p, const char *kw, const char *rest)
+{
+	struct lact	*a = new_act(p, LA_REPRO);
+	char		 w[16];
+
+	a->timeout_s = 300;
+	options(p, &rest, "timeout", act_opt, a);
+	if (!word(&rest, w, sizeof w) || *rest != '\0' || w[0] == '\0' ||
+	    strlen(w) > 3 || strspn(w, "0123456789") != strlen(w)) {
+		PERR(p, "reproduce: want 'reproduce [timeout=S] SEED' (SEED: 000 "
+		    "to 004, see umkit reproduce --help)");
+		return true;
+	}
+	a->text = xstrdup(w);
+	push_str(&p->wl, &p->nwl, "reproduce");
+	return true;
+}
+
 /* write PATH TEXT: TEXT into a guest file, through the mirror. */
 static bool
 kw_write(struct lp *p, const char *kw, const char *rest)
@@ -2214,6 +2236,7 @@ static const struct step_kw step_kws[] = {
 	{ .name = "bg",		.parse = kw_bg },
 	{ .name = "gdb",	.parse = kw_gdb },
 	{ .name = "drgn",	.parse = kw_drgn },
+	{ .name = "reproduce",	.parse = kw_reproduce },
 	{ .name = "write",	.parse = kw_write },
 	{ .name = "wait",	.parse = kw_wait },
 	{ .name = "let",	.parse = kw_let },
@@ -2257,7 +2280,7 @@ step_line(struct lp *p, const char *kw, const char *rest)
 	if ((k = step_kw_find(kw)) == NULL) {
 		PERR(p, "'%s' is not a step keyword (view, variant, needs, ask, why, "
 		    "explain, because, goal, solve, ab, evidence, run, bg, gdb, drgn, "
-		    "write, wait, sleep, show, let, mark, check, fail, hint)", kw);
+		    "reproduce, write, wait, sleep, show, let, mark, check, fail, hint)", kw);
 		p->ask = NULL;
 		p->check = NULL;
 		return;

@@ -975,6 +975,46 @@ do_drgn(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 }
 
 /*
+ * reproduce SEED: umkit reproduce SEED --quick --results on the host (its
+ * own guests of the seed's variant); the table goes to the pane, its
+ * "reproduce: ..." line is result(reproduce.KEY_COLUMN).
+ */
+static int
+do_repro(struct lab_sess *s, const struct lstep *st, const struct lact *a)
+{
+	struct spawn	 sp;
+	char		*umkit = top_path("build/bin/umkit"), *last;
+	char		*av[] = { umkit, "reproduce", a->text, "--quick", "--results",
+			    NULL };
+	int		 rc;
+
+	s->log_line(s, "umkit reproduce %s --quick (on the host: its own guests)",
+	    a->text);
+	spawn_init(&sp, av);
+	sp.out = SPAWN_CAPTURE;
+	sp.err = SPAWN_TO_OUT;
+	sp.max = 1 << 20;
+	sp.timeout_ms = (int)(a->timeout_s * s->slow * 1000);
+	rc = spawn_run(&sp);
+	free(umkit);
+	if (rc != 0 || sp.output == NULL || strstr(sp.output, "\nreproduce:") == NULL) {
+		last = sp.output ? strrchr(sp.output, '\n') : NULL;
+		while (last != NULL && last > sp.output && last[1] == '\0') {
+			*last = '\0';
+			last = strrchr(sp.output, '\n');
+		}
+		act_failed(s, st, a, "reproduce %s: %s%s", a->text, sp.timed_out ?
+		    "timed out" : "failed: ", sp.timed_out ? "" : last ? last + 1 :
+		    sp.output ? sp.output : "no output");
+		free(sp.output);
+		return -1;
+	}
+	s->log_output(s, sp.output, NULL);
+	keep_out(s, sp.output);		/* result(reproduce.KEY_COLUMN) */
+	return 0;
+}
+
+/*
  * End the step's gdb: wait for it (until its timeout, then kill it, which
  * lets the kernel run on), show its output, keep it for result(gdb.KEY).
  */
@@ -1419,6 +1459,9 @@ run_acts(struct lab_sess *s, const struct lstep *st, int from, int to, int *at)
 		case LA_DRGN:
 			r = do_drgn(s, st, a);
 			break;
+		case LA_REPRO:
+			r = do_repro(s, st, a);
+			break;
 		case LA_CHECK:
 			/* The checks see what a gdb of the step printed. */
 			if (gdb_finish(s, st) < 0) {
@@ -1504,6 +1547,11 @@ lab_step_run(struct lab_sess *s, int i)
 		const char	*why_not = NULL;
 		char		*kp;
 
+		if (st->acts[k].kind == LA_REPRO && s->base_kernel != NULL) {
+			rest_of_step(s, st, 0, LR_SKIP, "umkit smoke: the thread's "
+			    "table runs the seed's variant, not the patch");
+			return LR_SKIP;
+		}
 		if (st->acts[k].kind != LA_GDB && st->acts[k].kind != LA_DRGN)
 			continue;
 		/* umkit smoke judges the patch, not a debugger session. */

@@ -122,6 +122,7 @@ enum lact_kind {
 	LA_CHECK,
 	LA_GDB,			/* gdb on the guest's kernel, a script, batch */
 	LA_DRGN,		/* drgn --gens TARGET on the host (text) */
+	LA_REPRO,		/* umkit reproduce SEED --quick on the host (text) */
 };
 
 struct lcheck {

@@ -41,7 +41,7 @@ repro_run(const struct repro_seed *s, int n, int quick, int jobs,
 {
 	struct bench_boot *b;
 	struct run_ctx	 x;
-	char		*kernel, *script[REPRO_MAX_GROUPS], label[64];
+	char		*kernel, *script[REPRO_MAX_GROUPS], label[64], who[32];
 	int		*group, ng, g, i, k, rc;
 	long long	 t0 = now_ms();
 
@@ -74,7 +74,9 @@ repro_run(const struct repro_seed *s, int n, int quick, int jobs,
 		}
 	x.d = d;
 	x.group = group;
-	rc = bench_boots(b, k, jobs, "reproduce", run_out, &x);
+	/* "reproduce 002: boot ...": not the results line's "reproduce:" */
+	snprintf(who, sizeof who, "reproduce %s", s->id);
+	rc = bench_boots(b, k, jobs, who, run_out, &x);
 	d->boots = k;
 	d->secs = (now_ms() - t0) / 1000.0;
 	for (g = 0; g < ng; g++)
@@ -227,6 +229,35 @@ repro_ktap(const struct repro_data *d, FILE *f, int num)
 	fprintf(f, "%s %d seed-%s\n", ok ? "ok" : "not ok", num, s->id);
 	free(cmp);
 	return ok;
+}
+
+void
+repro_results_line(const struct repro_data *d, FILE *f)
+{
+	const struct repro_seed *s = d->s;
+	struct repro_cmp (*cmp)[REPRO_MAX_COLS] = xcalloc(REPRO_MAX_ROWS, sizeof *cmp);
+	char		 g[16];
+	double		 m, sd;
+	int		 r, c;
+
+	repro_stats(d, cmp);
+	fprintf(f, "reproduce:");
+	for (r = 0; r < REPRO_MAX_ROWS && s->row[r].name != NULL; r++) {
+		g[0] = '\0';
+		if (s->row[r].group != 0)
+			snprintf(g, sizeof g, "_c%d", s->boot[s->row[r].group].cpus);
+		for (c = 0; c < REPRO_MAX_COLS && s->col[c] != NULL; c++) {
+			if (d->n[r][c] == 0)
+				continue;
+			stats_mean_sd(d->v[r][c], d->n[r][c], &m, &sd);
+			fprintf(f, " %s%s_%s=%.6g", s->row[r].key, g, s->col[c], m);
+			if (c > 0 && cmp[r][c].ok)
+				fprintf(f, " %s%s_%s_pct=%.4g", s->row[r].key, g, s->col[c],
+				    cmp[r][c].change_pct);
+		}
+	}
+	fprintf(f, "\n");
+	free(cmp);
 }
 
 /* One seed as a JSON object. */

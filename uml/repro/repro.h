@@ -128,6 +128,13 @@ int	repro_run(const struct repro_seed *s, int n, int quick, int jobs,
 void	repro_table(const struct repro_data *d, FILE *f);
 /* d as a KTAP subtest block (indent: the nesting's spaces); 1 if ok. */
 int	repro_ktap(const struct repro_data *d, FILE *f, int num);
+/*
+ * One line "reproduce: NAME=MEAN ... NAME_pct=CHANGE ..." (NAME: the
+ * row's KEY, _cN for a row of a boot group at N CPUs other than the
+ * first group's, then _COLUMN): what a lab's reproduce step reads as
+ * result(reproduce.NAME).  _pct is the change against the first column.
+ */
+void	repro_results_line(const struct repro_data *d, FILE *f);
 /* Several seeds' data as one JSON file; 0 or -1 (errno). */
 int	repro_json_write(const struct repro_data *d, int nd, const char *path);
 
