@@ -13,7 +13,7 @@ base_sum=$(sha256sum < "$base" 2>/dev/null)
 mm_sum=$(sha256sum < "$pristine/mm/vmscan.c")
 
 out=$("$UMKIT" variants 2>&1)
-like "'umkit variants' lists base with its description" "$out" '^base +(built|-) +The pristine'
+like "'umkit variants' lists base with its description" "$out" '^base +(built|-) +The Linux 7\.2 tree with the kit.s configuration and base.s own fixes'
 
 # A two-patch series whose second patch does not apply.
 mkdir -p "$tmp/patches/broken"
@@ -88,6 +88,23 @@ is "options that do not stick exit with status 3" "$rc" 3
 like "TRANSPARENT_HUGEPAGE is reported by name" "$out" 'CONFIG_TRANSPARENT_HUGEPAGE=y \(got n\)'
 like "an unknown option is reported by name" "$out" 'CONFIG_UMKIT_NO_SUCH_OPTION=y'
 if [ -e "$tmp/build/k/badcfg/linux" ]; then not_ok "no kernel is produced"; else ok "no kernel is produced"; fi
+
+# Base's series goes under every variant's own: the badcfg tree above
+# (its tree is made before its config fails) has base's patched files,
+# and a base series of its own (UMKIT_PATCHES/base) makes the tree again.
+t="$tmp/build/k/badcfg/src"
+like "a variant's tree has base's patches applied first (patches/base/series)" \
+	"$(cat "$t/.umkit-patched" 2>&1)" '^arch/um/kernel/tlb\.c$'
+like "base's A-bit fix is in its tlb.c" "$(grep -n 'x = 0;' "$t/arch/um/kernel/tlb.c" 2>&1)" '^[0-9]+:'
+mkdir -p "$tmp/patches/base"
+: > "$tmp/patches/base/series"
+UMKIT_PATCHES="$tmp/patches" UMKIT_BUILD="$tmp/build" uml/kernel/kbuild.sh badcfg >/dev/null 2>&1
+is "an empty base series makes the tree again without it" \
+	"$(grep -c 'x = 0;' "$t/arch/um/kernel/tlb.c" 2>&1)" 0
+printf '0001-nowhere.patch\n' > "$tmp/patches/base/series"
+out=$(UMKIT_PATCHES="$tmp/patches" UMKIT_BUILD="$tmp/build" uml/kernel/kbuild.sh badcfg 2>&1)
+is "a base series naming a missing patch exits with status 2" "$?" 2
+like "and names base's series" "$out" "series names 0001-nowhere.patch, which is not in $tmp/patches/base/"
 
 # The kit's own fragment: every option sticks and HOSTFS is off.
 cfg="$TOP/build/k/base/obj/.config"

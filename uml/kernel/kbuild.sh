@@ -27,8 +27,8 @@
 # Steps, each skipped when its inputs did not change:
 #   1. tree    build/k/VARIANT/src: a hard-link farm of the pristine source
 #              (a symlink farm when it is another user's, e.g. the shared
-#              source of an installed kit) with the variant's series
-#              applied (all or nothing);
+#              source of an installed kit) with base's series and then the
+#              variant's own applied (all or nothing);
 #   2. config  tinyconfig + uml/kernel/umkit.config + patches/VARIANT/config
 #              (+ uml/kernel/debug.config for VARIANT+debug), merged with the
 #              kernel's merge_config.sh, then verified;
@@ -44,6 +44,12 @@
 # GCOV_PROFILE_vmscan.o := y in its own tree's mm/Makefile, and after the
 # build the objects' .gcno files beside its kernel, in gcno/ (with
 # gcno/objtree, the build directory the guest's debugfs names).
+#
+# Base's series (patches/base/series: fixes every kernel needs, such as
+# UML's software accessed bit on hosts without protection keys) goes
+# under every variant, smoke variants included (a patch under test goes
+# on top of it), and is part of each tree's stamp.  It is
+# $UMKIT_PATCHES/base when that has a series, else the kit's own.
 #
 # Environment: KSRC (own kernel tree, never written to), UMKIT_BUILD (build
 # directory), UMKIT_PATCHES (patches directory), UMKIT_CACHE (cache dir),
@@ -72,11 +78,15 @@ if [ -f "$here/../installed" ]; then
 	# An installed kit, here = PREFIX/lib/umkit/kernel (read-only): the kit's
 	# variants in PREFIX/share/umkit, the build in the user's cache.
 	build=${UMKIT_BUILD:-$cache/build}
-	patches=${UMKIT_PATCHES:-$(dirname "$top")/share/umkit/patches}
+	kitpatches=$(dirname "$top")/share/umkit/patches
 else
 	build=${UMKIT_BUILD:-$top/build}
-	patches=${UMKIT_PATCHES:-$top/patches}
+	kitpatches=$top/patches
 fi
+patches=${UMKIT_PATCHES:-$kitpatches}
+# base's series, applied under every other variant's
+basedir=$patches/base
+[ -f "$basedir/series" ] || basedir=$kitpatches/base
 tree_only= selftests=
 case ${1:-} in
 --tree)		tree_only=1; shift ;;
@@ -116,6 +126,9 @@ smoke-*)
 esac
 [ -n "$pvariant" ] && [ -f "$pdir/series" ] ||
 	die 1 "no variant '$pvariant' (no $pdir/series; see 'umkit variants')"
+[ -f "$basedir/series" ] || die 1 "no base series ($basedir/series)"
+# base itself: its series once
+[ "$(cd "$basedir" && pwd -P)" != "$(cd "$pdir" && pwd -P)" ] || basedir=
 
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/arch/um" ] ||
@@ -193,9 +206,22 @@ sb_add --setenv HOME /nonexistent --setenv TMPDIR /tmp
 exec 9>"$vdir/.lock"
 flock 9
 
+# series_patches [DIR]: the patch names of DIR's series (the variant's)
 series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$pdir/series" |
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "${1:-$pdir}/series" |
 		awk 'NF {print $1}'
+}
+# The patches applied, in order: base's series (b/NAME), then the
+# variant's own (v/NAME); patch_path gives a word's file.
+all_patches() {
+	[ -z "$basedir" ] || series_patches "$basedir" | sed 's|^|b/|'
+	series_patches | sed 's|^|v/|'
+}
+patch_path() {
+	case $1 in
+	b/*) echo "$basedir/${1#b/}" ;;
+	*) echo "$pdir/${1#v/}" ;;
+	esac
 }
 
 # Files a patch touches (from its +++/--- lines, -p1).
@@ -231,19 +257,22 @@ ident() { stat -c '%d:%i %.9Y %s' "$1" 2>/dev/null || true; }
 # Every patch the series names must exist: checked here, in this shell (a
 # die inside the $( ... | sha256sum) below would only end its subshell).
 set -f	# no globbing of the series' names
-for p in $(series_patches); do
-	case $p in
-	*[!A-Za-z0-9._+-]*|.*) die 2 "variant $variant: series names '$p': a patch name is letters, digits, '.', '_', '+', '-'" ;;
-	esac
-	[ -f "$pdir/$p" ] ||
-		die 2 "variant $variant: series names $p, which is not in $pdir/"
+for d in ${basedir:+"$basedir"} "$pdir"; do
+	for p in $(series_patches "$d"); do
+		case $p in
+		*[!A-Za-z0-9._+-]*|.*) die 2 "variant $variant: $d/series names '$p': a patch name is letters, digits, '.', '_', '+', '-'" ;;
+		esac
+		[ -f "$d/$p" ] ||
+			die 2 "variant $variant: series names $p, which is not in $d/"
+	done
 done
 set +f
 stamp=$( {
 	echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null
+	[ -z "$basedir" ] || { echo base; cat "$basedir/series"; }
 	cat "$pdir/series"; profile_objs
-	for p in $(series_patches); do
-		sha256sum < "$pdir/$p"
+	for w in $(all_patches); do
+		sha256sum < "$(patch_path "$w")"
 	done
 } | sha256sum | cut -c1-16)
 
@@ -259,16 +288,19 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 		{ rm -rf "$new"; cp -a "$pristine" "$new"; }
 	rm -f "$new/.umkit-stamp" "$new/.umkit-patched"
 	: > "$new/.umkit-patched"
-	for p in $(series_patches); do
-		pf="$pdir/$p"
+	for w in $(all_patches); do
+		pf=$(patch_path "$w") p=${w#?/}
 		for f in $(patch_files "$pf"); do
 			private_copy "$new/$f"
 			echo "$f" >> "$new/.umkit-patched"
 		done
-		if ! out=$(patch -p1 -N -f $fuzz --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
+		# base's patches are the kit's own: fuzz as usual
+		pfuzz=$fuzz
+		[ "${w%%/*}" = v ] || pfuzz=
+		if ! out=$(patch -p1 -N -f $pfuzz --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
 			echo "umkit: variant $variant: patch $pf does not apply:" >&2
 			# smoke variants say where each patch came from
-			[ ! -f "$pdir/sources" ] ||
+			[ "${w%%/*}" != v ] || [ ! -f "$pdir/sources" ] ||
 				awk -F '\t' -v p="$p" '$1 == p { print "    (from " $2 (($3 != "") ? ": " $3 : "") ")" }' "$pdir/sources" >&2
 			echo "$out" | sed 's/^/    /' >&2
 			die 2 "variant $variant: nothing was changed (pristine tree and other builds untouched)"
