@@ -13,7 +13,12 @@
 #     against the lru-batch kernel (Y) in separate boots;
 #   - kvbench ops/s (the thread's memcached + memtier) with the root memcg
 #     aged every 50 ms (tests/lru-kv.sh), N against Y and base against
-#     lru-batch, beside the ns per moved page inc_min_seq() spent in them.
+#     lru-batch, beside the ns per moved page inc_min_seq() spent in them;
+#   - the protected path of eviction (sort_folio(), batched behind the same
+#     switch by lru-batch's third patch), ns per page of the scan_folios()
+#     calls that only protected, into an inactive generation (4
+#     generations) and into an active one (3), from one boot of
+#     repro-000 --rounds 1 (seed 000's guest experiment) per lru-batch boot.
 #
 # Each boot: 200 MiB of tmpfs in the oldest generation, 8 writes per mode
 # of 5 agings each (rootfs/lru-age.sh, lru-age in the guest), 512 MiB guest, 2 CPUs; then, in
@@ -49,6 +54,15 @@ run() {
 	awk -v f="$tmp/$1." '$1 == "kv" { o[$2] += $4; n[$2]++; p[$2] += $5; t[$2] += $6 }
 		END { for (m in n) { print o[m] / n[m] >> (f "kvops." m)
 			if (p[m]) print t[m] / p[m] >> (f "kvns." m) } }' "$tmp/out"
+	[ "$1" = lru-batch ] || return 0
+	if ! ./umkit exec -V "$1" -c 2 -m 512M -t 300 -- repro-000 --rounds 1 > "$tmp/out" 2>&1; then
+		echo "bench: repro-000 on $1 failed:"; cat "$tmp/out"; exit 1
+	fi
+	# "repro: COLUMN KEY=VALUE ...": per column, protect and protect_active
+	awk -v f="$tmp/$1." '$1 == "repro:" { m = $2 == "batched" ? "Y" : "N"
+		for (i = 3; i <= NF; i++) { split($i, kv, "=")
+			if (kv[1] == "protect_ns_per_page") print kv[2] >> (f "prot." m)
+			if (kv[1] == "protect_active_ns_per_page") print kv[2] >> (f "prota." m) } }' "$tmp/out"
 }
 
 echo "== seed 000, lru-batch: MGLRU aging with a full oldest generation ($boots boots each)"
@@ -63,6 +77,8 @@ header "ns per moved page (mean of per-boot medians)"
 row "inc_min_seq: per folio (N) -> batched (Y)" "$tmp/lru-batch.call.N" "$tmp/lru-batch.call.Y"
 row "aging write: per folio (N) -> batched (Y)" "$tmp/lru-batch.write.N" "$tmp/lru-batch.write.Y"
 row "aging write: base kernel -> lru-batch (Y)" "$tmp/base.write.-" "$tmp/lru-batch.write.Y"
+row "protected, into inactive: N -> Y" "$tmp/lru-batch.prot.N" "$tmp/lru-batch.prot.Y"
+row "protected, into active: N -> Y" "$tmp/lru-batch.prota.N" "$tmp/lru-batch.prota.Y"
 header "kvbench, root memcg aged every 50 ms"
 row "ops/s: per folio (N) -> batched (Y)" "$tmp/lru-batch.kvops.N" "$tmp/lru-batch.kvops.Y"
 row "ops/s: base kernel -> lru-batch (Y)" "$tmp/base.kvops.-" "$tmp/lru-batch.kvops.Y"
