@@ -10,14 +10,28 @@
 #              (busy lines add C: the young bits the aging before cleared
 #              while the reader ran in user space)
 #   notify     aging a 64 MiB process with the test secondary MMU attached
-#              (COST_NS per call), one combined clear_young call (N) or
-#              separate test_young and clear_young calls (Y) with all,
-#              half or no pages young in the secondary MMU; lines
+#              to its 64 MiB (COST_NS per call), one combined clear_young
+#              call (N) or separate test_young and clear_young calls (Y),
+#              the secondary MMU having accessed all, half or none of the
+#              pages since the aging before; lines
 #              "notify MODE EVERY PTES TEST CLEAR YOUNG CALL_NS WRITE_NS"
 #   hotset     ROUNDS times: read a 16 MiB hot set of a 64 MiB process,
 #              age; lines "hotset ROUND HOT_IN_YOUNG FAULTS WRITE_NS" (the
 #              process's pages in the two youngest generations, the page
 #              faults of the read, the aging write's duration); any kernel
+#   young      the young bits any kernel's reverse map tests (base too):
+#              the 64 MiB process's are cleared (/proc/PID/clear_refs),
+#              then 16 MiB of it (4096 pages) are read; line "young
+#              FAULTS REFERENCED 4096": the faults of the read and the
+#              pages of the mapping whose PTE is young (smaps Referenced)
+#   mmu        the test secondary MMU's own checks: refused inputs
+#              ("mmu NAME accepted|refused"), its accessed bits ("mmu
+#              accessed|after_aging N"), lru_gen_notify_stats of an aging
+#              with nothing young, combined (N) and separate (Y) ("mmu cold
+#              MODE LOOKUPS LOOKUPS_OLD TEST CLEAR YOUNG YOUNG2"), an
+#              eviction with every other page young in the secondary MMU
+#              ("mmu evict PRESENT INVALIDATES BITS_LEFT"), detaching
+#              ("mmu detached 0") and attaching again ("mmu reattach")
 #   stress     SECS seconds: NPROC processes of MIB MiB (48) touching,
 #              freeing and forking at random (every other one in memcg /s,
 #              limited to 48 MiB), every lruvec aged and evicted every
@@ -126,14 +140,16 @@ task_notify() {
 	start_toucher 64
 	age; age; age
 	echo "${COST_NS:-1000}" > $M/cost_ns
-	echo "$pid" > $M/attach || fail "attach to $pid failed"
+	echo "$pid $(map_start 64) $((64 << 20))" > $M/attach || fail "attach to $pid failed"
 	for e in 1 2 0; do
-		echo $e > $M/young_every
 		for m in N Y N Y; do
 			echo $m > $D/lru_gen_young_separate
-			s0=$(awk '{printf "%s ", $2}' $M/stats)
+			# the secondary MMU accesses every e-th page since the last
+			# aging (which cleared its bits)
+			[ $e = 0 ] || echo $e > $M/access
+			s0=$(awk 'NR <= 8 {printf "%s ", $2}' $M/stats)
 			w=$(timed age)
-			s1=$(awk '{printf "%s ", $2}' $M/stats)
+			s1=$(awk 'NR <= 8 {printf "%s ", $2}' $M/stats)
 			set -- $(walkstats)
 			# stats: cfy calls, pages, clear calls, pages, test calls, pages, young, ns
 			echo "$s0 $s1" | awk -v m=$m -v e=$e -v p=$1 -v w=$w '{
@@ -158,6 +174,87 @@ task_hotset() {
 		echo "hotset $r $(young_gens) $((f1 - f0)) $w"
 		r=$((r + 1))
 	done
+	echo q >&3
+}
+
+# the start address of the toucher's mapping of MIB MiB (decimal)
+map_start() {
+	awk '{ split($1, a, "-"); if (length(a[2]) <= 12) print a[1], a[2] }' /proc/$pid/maps |
+	while read -r a b; do
+		[ $((0x$b - 0x$a)) -eq $(($1 * 1048576)) ] && { echo $((0x$a)); break; }
+	done
+}
+# present FIRST COUNT: pages of MiB FIRST..FIRST+COUNT-1 of the toucher's
+# 64 MiB mapping that are in memory (/proc/PID/pagemap bit 63)
+present() {
+	dd if=/proc/$pid/pagemap bs=8 skip=$(($(map_start 64) / 4096 + $1 * 256)) \
+		count=$(($2 * 256)) 2>/dev/null | od -An -v -tx8 |
+		awk '{ for (i = 1; i <= NF; i++) if (substr($i, 1, 1) ~ /[89a-f]/) n++ } END { print n + 0 }'
+}
+# nstats: lru_gen_notify_stats, "LOOKUPS LOOKUPS_OLD TEST CLEAR YOUNG YOUNG2"
+nstats() { awk '{printf "%s ", $2} END {print ""}' $D/lru_gen_notify_stats; }
+# the difference of two nstats lines (12 numbers)
+ndiff() { echo "$*" | awk '{ for (i = 1; i <= 6; i++) printf "%d ", $(6 + i) - $i; print "" }'; }
+# tried VALUE FILE: whether FILE takes VALUE
+tried() { if echo "$1" > "$2" 2>/dev/null; then echo accepted; else echo refused; fi; }
+
+task_mmu() {
+	M=$D/lru_gen_test_mmu
+	start_toucher 64
+	age; age
+	echo 0 > $M/attach
+	echo "mmu unattached_access $(tried 1 $M/access)"
+	echo "mmu cost_over_bound $(tried 10001 $M/cost_ns)"
+	echo "mmu cost_bound $(tried 10000 $M/cost_ns)"
+	echo 0 > $M/cost_ns
+	a=$(map_start 64)
+	echo "mmu attach_unaligned $(tried "$pid $((a + 1)) 4096" $M/attach)"
+	echo "mmu attach_over_1g $(tried "$pid $a $((2 << 30))" $M/attach)"
+	echo "mmu attach_garbage $(tried "$pid $a 4096 x" $M/attach)"
+	echo "mmu attach $(tried "$pid $a $((64 << 20))" $M/attach) $(cat $M/attach | awk -v p=$pid '{print ($1 == p)}')"
+	echo 1 > $M/access
+	echo "mmu accessed $(cat $M/access)"
+	age
+	echo "mmu after_aging $(cat $M/access)"
+	# nothing young anywhere: combined looks every folio up and makes
+	# one call; separate makes a test call and no look-up
+	for m in N Y; do
+		echo $m > $D/lru_gen_young_separate
+		s0=$(nstats); age; s1=$(nstats)
+		echo "mmu cold $m $(ndiff "$s0 $s1")"
+	done
+	# half young in the secondary MMU only: eviction keeps those (the
+	# rmap's young test asks the secondary MMU), and unmaps the others
+	# (each unmap an invalidation)
+	echo N > $D/lru_gen_young_separate
+	echo 2 > $M/access
+	v0=$(awk '$1 == "invalidates" {print $2}' $M/stats)
+	hi=$(awk -v id=$id '$1 == "memcg" { p = ($2 == id) }
+		p && NF == 4 && $1 ~ /^[0-9]+$/ { h = $1 } END { print h }' $D/lru_gen)
+	echo "- $id 0 $((hi - 2)) max 65536" > $D/lru_gen || fail "evicting memcg $id failed"
+	v1=$(awk '$1 == "invalidates" {print $2}' $M/stats)
+	echo "mmu evict $(present 0 64) $((v1 - v0)) $(cat $M/access)"
+	echo 0 > $M/attach
+	echo "mmu detached $(cat $M/attach)"
+	echo "mmu reattach $(tried "$pid $a $((64 << 20))" $M/attach)"
+	echo 0 > $M/attach
+	echo q >&3
+}
+
+# referenced MIB: the Referenced: kB of the toucher's mapping of MIB MiB
+# in /proc/PID/smaps (pages whose PTE is young), in pages
+referenced() {
+	awk -v n=$(($1 * 1024)) '$1 == "Size:" { s = $2 }
+		$1 == "Referenced:" && s == n { print $2 / 4; exit }' /proc/$pid/smaps
+}
+
+task_young() {
+	start_toucher 64
+	echo 1 > /proc/$pid/clear_refs
+	f0=$(tfaults)
+	cmd "r 0 16"
+	f1=$(tfaults)
+	echo "young $((f1 - f0)) $(referenced 64) 4096"
 	echo q >&3
 }
 
@@ -201,6 +298,6 @@ task_stress() {
 }
 
 case "$1" in
-accuracy | notify | hotset | stress) "task_$1" ;;
+accuracy | notify | hotset | young | mmu | stress) "task_$1" ;;
 *) fail "no task '$1'" ;;
 esac
