@@ -27,7 +27,7 @@ reproduce_main(int argc, char **argv)
 	char		*e;
 	int		 o, quick = 0, ktap = 0, results = 0, n = 0, jobs = 1, ns = 0, i, rc = 0, ok;
 
-	while ((o = getopt_long(argc, argv, "+n:j:", longopts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "n:j:", longopts, NULL)) != -1) {
 		switch (o) {
 		case 'q': quick = 1; break;
 		case 'J': json = optarg; break;

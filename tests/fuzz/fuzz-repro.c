@@ -46,7 +46,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						abort();
 			}
 		for (i = 0; i < d.ninfo; i++)
-			if (has_ctl(d.info[i]) || strlen(d.info[i]) > REPRO_INFO_LEN + 32)
+			if (has_ctl(d.info[i]) || strlen(d.info[i]) > REPRO_INFO_LEN)
 				abort();
 		repro_stats(&d, cmp);
 		repro_data_free(&d);

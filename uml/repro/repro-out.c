@@ -147,10 +147,12 @@ info_line(struct repro_data *d, int g, const char *t)
 		buf[i] = isprint((unsigned char)t[i]) ? t[i] : '?';
 	buf[i] = '\0';
 	for (j = 0; j < d->ninfo; j++)
-		if (strcmp(d->info[j] + strcspn(d->info[j], ":") + 2, buf) == 0)
+		if (d->info_g[j] == g && strcmp(d->info[j], buf) == 0)
 			return;
-	if (d->ninfo < REPRO_MAX_INFO)
-		d->info[d->ninfo++] = xasprintf("%d CPUs: %s", d->s->boot[g].cpus, buf);
+	if (d->ninfo < REPRO_MAX_INFO) {
+		d->info_g[d->ninfo] = g;
+		d->info[d->ninfo++] = xstrdup(buf);
+	}
 }
 
 /* The result lines of one boot of group g. */

@@ -135,7 +135,7 @@ repro_table(const struct repro_data *d, FILE *f)
 	const struct repro_seed *s = d->s;
 	struct repro_cmp (*cmp)[REPRO_MAX_COLS] = xcalloc(REPRO_MAX_ROWS, sizeof *cmp);
 	char		 a[32], b[32], tp[32], v[160];
-	int		 r, c, i;
+	int		 r, c, i, g;
 
 	repro_stats(d, cmp);
 	fprintf(f, "== seed %s: %s (%s)\n", s->id, s->title, s->file);
@@ -143,8 +143,21 @@ repro_table(const struct repro_data *d, FILE *f)
 	fprintf(f, "kit:    %s\n", s->kit_setup);
 	fprintf(f, "        %s, %d boots%s in %.0f s on %s\n", s->variant, d->boots,
 	    d->quick ? " (--quick)" : "", d->secs, d->host);
-	for (i = 0; i < d->ninfo; i++)
-		fprintf(f, "        guest: %s\n", d->info[i]);
+	for (g = 0; g < REPRO_MAX_GROUPS && s->boot[g].cpus > 0; g++) {
+		int col = 0;
+
+		for (i = 0; i < d->ninfo; i++) {
+			if (d->info_g[i] != g)
+				continue;
+			if (col == 0 || col + strlen(d->info[i]) > 100) {
+				col = fprintf(f, "%s        guest, %d CPU%s: ", col ? "\n" : "",
+				    s->boot[g].cpus, s->boot[g].cpus > 1 ? "s" : "");
+			}
+			col += fprintf(f, "%s ", d->info[i]);
+		}
+		if (col)
+			fprintf(f, "\n");
+	}
 	fprintf(f, "%-26s %-22s %-24s %-22s %s\n", "", "thread", "kit: mean ± sd (n)",
 	    "change [95% CI]", "p (Holm)");
 	for (r = 0; r < REPRO_MAX_ROWS && s->row[r].name != NULL; r++) {
@@ -173,7 +186,10 @@ repro_table(const struct repro_data *d, FILE *f)
 			stats_mean_sd(d->v[r][c], d->n[r][c], &m, &sd);
 			fig(a, sizeof a, m);
 			fig(b, sizeof b, sd);
-			snprintf(v, sizeof v, "%s ± %s (%d)", a, b, d->n[r][c]);
+			if (d->n[r][c] > 1)
+				snprintf(v, sizeof v, "%s ± %s (%d)", a, b, d->n[r][c]);
+			else
+				snprintf(v, sizeof v, "%s (1: no spread)", a);
 			if (c == 0 || !x->ok) {
 				fprintf(f, "%-26s %-22s %s\n", col, th, v);
 				continue;
@@ -275,7 +291,8 @@ seed_json(const struct repro_data *d)
 		json_array_append_new(cols, json_pack("{s:s, s:s?}", "name", s->col[c],
 		    "thread", s->thread_col[c]));
 	for (i = 0; i < d->ninfo; i++)
-		json_array_append_new(info, json_string(d->info[i]));
+		json_array_append_new(info, json_pack("{s:i, s:s}", "cpus",
+		    s->boot[d->info_g[i]].cpus, "text", d->info[i]));
 	for (r = 0; r < REPRO_MAX_ROWS && s->row[r].name != NULL; r++) {
 		const struct repro_row *w = &s->row[r];
 		json_t *rc = json_array();

@@ -83,7 +83,8 @@ struct repro_data {
 	const struct repro_seed	*s;
 	double		*v[REPRO_MAX_ROWS][REPRO_MAX_COLS];	/* allocated */
 	int		 n[REPRO_MAX_ROWS][REPRO_MAX_COLS];
-	char		*info[REPRO_MAX_INFO];
+	char		*info[REPRO_MAX_INFO];	/* repro-info lines, printable */
+	int		 info_g[REPRO_MAX_INFO];	/* the boot group of each */
 	int		 ninfo;
 	int		 refused;	/* result lines or pairs not read */
 	int		 boots;		/* boots run, all groups */
