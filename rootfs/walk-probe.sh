@@ -18,7 +18,8 @@
 #   hotset     ROUNDS times: read a 16 MiB hot set of a 64 MiB process,
 #              age; lines "hotset ROUND HOT_IN_YOUNG FAULTS WRITE_NS" (the
 #              process's pages in the two youngest generations, the page
-#              faults of the read, the aging write's duration); any kernel
+#              faults of the read, the aging write's duration); any kernel;
+#              LRU_GEN=0x0001 turns the walk off first
 #   young      the young bits any kernel's reverse map tests (base too):
 #              the 64 MiB process's are cleared (/proc/PID/clear_refs),
 #              then 16 MiB of it (4096 pages) are read; line "young
@@ -163,6 +164,9 @@ task_notify() {
 }
 
 task_hotset() {
+	# LRU_GEN: lru_gen/enabled for the run (0x0001: no page-table walk)
+	[ -z "${LRU_GEN:-}" ] || echo "$LRU_GEN" > /sys/kernel/mm/lru_gen/enabled ||
+		fail "lru_gen/enabled: $LRU_GEN"
 	start_toucher 64
 	age; age
 	r=0

@@ -4,24 +4,28 @@
 # over BENCH_BOOTS boots of each kernel (default 5): mean, standard
 # deviation and % change of
 #
-#   - base against uml-walk (walk-probe (rootfs/walk-probe.sh) hotset): a 64 MiB
+#   - in uml-walk, the page-table walk off (lru_gen/enabled 0x0001) against
+#     on (0x0003) (walk-probe (rootfs/walk-probe.sh) hotset): a 64 MiB
 #     process re-reads 16 MiB after each aging; the pages of it that the
 #     aging puts in the two youngest generations, the page faults of the
-#     re-read and the aging write's duration (means over 7 rounds);
+#     re-read and the aging write's duration (means over 7 rounds).  One
+#     kernel: base against uml-walk would also compare uml-walk's
+#     DEBUG_VM (patches/uml-walk/config);
 #   - in uml-walk, with the test secondary MMU at 1 us a call (walk-probe
 #     notify): notifier calls per page and the aging write's duration,
 #     one combined clear_young call (lru_gen_young_separate N, 7.2)
 #     against separate test_young and clear_young calls (Y), with every
-#     page young in the secondary MMU and with none.
+#     page young in the secondary MMU and with none;
+#   - seed 003's rows (repro-003 --rounds 2, rootfs/repro-003.sh): aging
+#     after the secondary MMU wrote idle memory, aging with nothing young,
+#     aging while a process faults under eviction, combined vs separate.
 cd "$(dirname "$0")/.." || exit 2
 boots=${BENCH_BOOTS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 
-for v in base uml-walk; do
-	uml/kernel/kbuild.sh $v >/dev/null || { echo "bench: variant $v does not build"; exit 1; }
-done
+uml/kernel/kbuild.sh uml-walk >/dev/null || { echo "bench: variant uml-walk does not build"; exit 1; }
 . tests/bench-stats.sh
 
 # guest VARIANT TASK ENV...: one boot running walk-probe TASK, output
@@ -33,9 +37,9 @@ guest() {
 	fi
 }
 
-# hotset VARIANT: appends the boot's means to $tmp/VARIANT.{hot,faults,us}
+# hotset ENABLED: appends the boot's means to $tmp/ENABLED.{hot,faults,us}
 hotset() {
-	guest "$1" hotset ROUNDS=8
+	guest uml-walk hotset ROUNDS=8 LRU_GEN="$1"
 	awk -v f="$tmp/$1." '$1 == "hotset" && $2 > 0 { h += $3; p += $4; w += $5; n++ }
 		END { print h / n >> (f "hot"); print p / n >> (f "faults"); print w / n / 1000 >> (f "us") }' "$tmp/out"
 }
@@ -49,19 +53,29 @@ notify() {
 			print w[k] / n[k] >> (f "ms." k) } }' "$tmp/out"
 }
 
+# repro: appends each round's values to $tmp/repro.KEY.COLUMN
+repro() {
+	if ! ./umkit exec -V uml-walk -t 300 -- repro-003 --rounds 2 > "$tmp/out" 2>&1; then
+		echo "bench: repro-003 failed:"; cat "$tmp/out"; exit 1
+	fi
+	awk -v f="$tmp/repro." '$1 == "repro:" { for (i = 3; i <= NF; i++) {
+		split($i, kv, "="); print kv[2] >> (f kv[1] "." $2) } }' "$tmp/out"
+}
+
 echo "== seed 003, uml-walk: the MGLRU walk on UML and secondary MMUs ($boots boots each)"
 i=0
 while [ $i -lt "$boots" ]; do
-	hotset base
-	hotset uml-walk
+	hotset 0x0001
+	hotset 0x0003
 	notify
+	repro
 	i=$((i + 1))
 done
 
-header "base -> uml-walk (16 MiB hot in 64 MiB)"
-row "hot pages in the 2 youngest gens after aging" "$tmp/base.hot" "$tmp/uml-walk.hot"
-row "page faults of the 16 MiB re-read" "$tmp/base.faults" "$tmp/uml-walk.faults"
-row "aging write, us" "$tmp/base.us" "$tmp/uml-walk.us"
+header "uml-walk: walk off -> on (16 MiB hot in 64 MiB)"
+row "hot pages in the 2 youngest gens after aging" "$tmp/0x0001.hot" "$tmp/0x0003.hot"
+row "page faults of the 16 MiB re-read" "$tmp/0x0001.faults" "$tmp/0x0003.faults"
+row "aging write, us" "$tmp/0x0001.us" "$tmp/0x0003.us"
 header "one clear_young call -> separate calls"
 row "notifier calls per PTE walked, all young" "$tmp/notify.calls.N.1" "$tmp/notify.calls.Y.1"
 row "notifier calls per PTE walked, none young" "$tmp/notify.calls.N.0" "$tmp/notify.calls.Y.0"
@@ -70,6 +84,10 @@ row "ms in notifier calls per aging, none young" "$tmp/notify.callms.N.0" "$tmp/
 row "aging write ms at 1 us/call, all young" "$tmp/notify.ms.N.1" "$tmp/notify.ms.Y.1"
 row "aging write ms at 1 us/call, half young" "$tmp/notify.ms.N.2" "$tmp/notify.ms.Y.2"
 row "aging write ms at 1 us/call, none young" "$tmp/notify.ms.N.0" "$tmp/notify.ms.Y.0"
+header "seed 003: one notifier call -> two (repro-003)"
+for k in aging_idle_ms aging_cold_ms aging_fault_ms idle_lookups cold_lookups idle_test_calls cold_test_calls fault_lock_waits; do
+	row "$k" "$tmp/repro.$k.combined" "$tmp/repro.$k.separate"
+done
 echo "(a fault per hot page is what the software accessed bit costs once the walk"
 echo " clears it; the separate-calls switch runs in the same kernel and boot; the"
 echo " aging write also pays ~2 us per old PTE once the mm has notifiers, in both modes)"
