@@ -62,7 +62,7 @@ awk -v boots="$boots" '
 	END {
 		split("base lazy atomic percpu revert", col, " ")
 		split("fork exec shell ns_per_mm", key, " ")
-		split("fork_proc (us)|exec_proc (us)|shell_proc (us)|rss set-up+check+free per mm (ns)", lab, "|")
+		split("fork_proc (us)|exec_proc (us)|shell_proc (us)|rss counters per mm (ns)", lab, "|")
 		printf "%-30s", ""
 		for (j = 1; j <= 5; j++) printf " %-17s %8s", "  " (j > 1 ? "rss-lazy " : "") col[j], (j > 1 ? "vs base" : "")
 		printf "\n"
