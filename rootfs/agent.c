@@ -15,7 +15,9 @@
  * overflows, the loop never blocks on a command that does not read, and
  * the guest's tty never fills up (proto.h says why that matters).
  * Garbage on the line is logged to stderr (the guest console) and ends
- * the agent: there is no resync.
+ * the agent: there is no resync.  TIMES answers with the guest's clock
+ * and the boot's stamps: /init's, passed in UMKIT_BOOT_TIMES (init.c),
+ * and the agent's own start and first HELLO.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -83,7 +85,43 @@ static struct agent {
 	int		 sigfd[2];	/* SIGCHLD self-pipe */
 	cpu_set_t	 cpus;		/* affinity to give commands */
 	int		 pinned;	/* the agent runs on CPU 0 only */
+	uint64_t	 times[PT_N];	/* the boot's stamps (proto.h) */
 } A;
+
+/* The guest's CLOCK_MONOTONIC in nanoseconds. */
+static uint64_t
+mono_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * /init's stamps from UMKIT_BOOT_TIMES ("INIT MOUNTED DISK SPAWN",
+ * nanoseconds), then out of the environment the commands inherit.  A
+ * malformed list leaves the rest unknown (0).
+ */
+static void
+boot_times(void)
+{
+	static const int slot[] = { PT_INIT, PT_MOUNTED, PT_DISK, PT_SPAWN };
+	const char	*s = getenv("UMKIT_BOOT_TIMES");
+	char		*end;
+	size_t		 i;
+
+	for (i = 0; s != NULL && i < sizeof slot / sizeof slot[0]; i++) {
+		errno = 0;
+		A.times[slot[i]] = strtoull(s, &end, 10);
+		if (end == s || errno != 0 || (*end != ' ' && *end != '\0')) {
+			A.times[slot[i]] = 0;
+			break;
+		}
+		s = end;
+	}
+	unsetenv("UMKIT_BOOT_TIMES");
+}
 
 /* Kill every child's process group, then leave with status rc. */
 static void __attribute__((noreturn))
@@ -682,6 +720,10 @@ handle(const struct proto_hdr *h, const uint8_t *payload)
 	case OP_STDIN:
 		do_stdin(h, r->u.in.data, r->u.in.len);
 		break;
+	case OP_TIMES:
+		A.times[PT_NOW] = mono_ns();
+		proto_enc_times(&A.ob, h->id, A.times, PT_N);
+		break;
 	}
 }
 
@@ -967,8 +1009,10 @@ main(int argc, char **argv)
 {
 	struct sigaction sa;
 
+	A.times[PT_AGENT] = mono_ns();
 	progname = "umkit-agent";
 	fatal_status = 1;
+	boot_times();
 	open_link(argc, argv);
 	pin_cpu0();
 	if (pipe2(A.sigfd, O_CLOEXEC | O_NONBLOCK) != 0)
@@ -982,6 +1026,7 @@ main(int argc, char **argv)
 	A.icap = PROTO_HDR_LEN + PROTO_MAX_PAYLOAD;
 	A.ibuf = xrealloc(NULL, A.icap);
 	A.rbuf = xrealloc(NULL, PROTO_MAX_PAYLOAD + 1);
+	A.times[PT_HELLO] = mono_ns();
 	send_hello(0);
 	flush_out();
 	serve();

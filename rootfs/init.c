@@ -14,6 +14,11 @@
  *   umkit-init uptime=SECONDS    when /init started
  *   umkit-disk mount_us=N        how long mounting the scratch disk took
  *   umkit-ready uptime=SECONDS   when the agent was started
+ *
+ * Its clock stamps (CLOCK_MONOTONIC ns: started, file systems mounted,
+ * disk mounted, swap on and the agent about to be forked) go to the agent in
+ * UMKIT_BOOT_TIMES, which passes them on in its TIMES reply (umkit exec
+ * --timings; uml/link/proto.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,13 +39,29 @@
 #define SHELL	"/bin/sh"
 #define DISK	"/mnt/disk"
 
+#define PATH	"PATH=/usr/local/bin:/bin:/sbin:/usr/bin:/usr/lib/umkit"
+
 static char *const env[] = {
 	/* /usr/local/bin first: the user's own programs (umkit exec --add) */
-	"PATH=/usr/local/bin:/bin:/sbin:/usr/bin:/usr/lib/umkit",
+	PATH,
 	"HOME=/root",
 	"TERM=vt100",
 	NULL
 };
+
+/* The stamps for the agent, in the order UMKIT_BOOT_TIMES lists them. */
+enum { T_INIT, T_MOUNTED, T_DISK, T_SPAWN, T_N };
+static unsigned long long	stamp[T_N];
+
+/* Stamp slot i with CLOCK_MONOTONIC in nanoseconds. */
+static void
+mark(int i)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	stamp[i] = (unsigned long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 /* Print "umkit-init: what: error" on the console; /init carries on. */
 static void
@@ -120,6 +141,7 @@ disk(void)
 		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
+	stamp[T_DISK] = (unsigned long long)b.tv_sec * 1000000000 + b.tv_nsec;
 	dprintf(1, "umkit-disk mount_us=%ld\n", (long)((b.tv_sec - a.tv_sec) *
 	    1000000 + (b.tv_nsec - a.tv_nsec) / 1000));
 }
@@ -170,9 +192,12 @@ zram_swap(void)
 		complain("swapon /dev/zram0");
 }
 
-/* Start argv with stdio on tty (a new session with it as controlling tty). */
+/*
+ * Start argv with stdio on tty (a new session with it as controlling tty)
+ * and the environment e.
+ */
 static pid_t
-spawn(const char *tty, char *const argv[], int ctty)
+spawn(const char *tty, char *const argv[], int ctty, char *const e[])
 {
 	sigset_t	none;
 	pid_t		pid = fork();
@@ -194,7 +219,7 @@ spawn(const char *tty, char *const argv[], int ctty)
 		if (fd > 2)
 			close(fd);
 	}
-	execve(argv[0], argv, env);
+	execve(argv[0], argv, e);
 	_exit(127);
 }
 
@@ -204,8 +229,12 @@ main(void)
 {
 	static char *const agent[] = { AGENT, "/dev/ttyS1", NULL };
 	static char *const shell[] = { SHELL, "-l", NULL };
-	pid_t	shell_pid = -1, pid;
+	static char	 times[160];
+	char		*aenv[] = { PATH, "HOME=/root", "TERM=vt100", times,
+			    NULL };
+	pid_t		 shell_pid = -1, pid;
 
+	mark(T_INIT);
 	mnt("proc", "/proc", NULL);
 	dprintf(1, "umkit-init uptime=%s\n", uptime());
 	mnt("sysfs", "/sys", NULL);
@@ -217,14 +246,18 @@ main(void)
 	mnt("devpts", "/dev/pts", NULL);
 	mkdir("/tmp", 01777);
 	sethostname("umkit", 5);
+	mark(T_MOUNTED);
 	disk();
 	zram_swap();
 
-	if (access("/dev/ttyS1", F_OK) == 0 && spawn(NULL, agent, 0) < 0)
+	mark(T_SPAWN);
+	snprintf(times, sizeof times, "UMKIT_BOOT_TIMES=%llu %llu %llu %llu",
+	    stamp[T_INIT], stamp[T_MOUNTED], stamp[T_DISK], stamp[T_SPAWN]);
+	if (access("/dev/ttyS1", F_OK) == 0 && spawn(NULL, agent, 0, aenv) < 0)
 		complain("agent");
 	dprintf(1, "umkit-ready uptime=%s\n", uptime());
 	if (access("/dev/ttyS2", F_OK) == 0)
-		shell_pid = spawn("/dev/ttyS2", shell, 1);
+		shell_pid = spawn("/dev/ttyS2", shell, 1, env);
 
 	/* PID 1 must never exit: reap, and keep a shell on the console line. */
 	for (;;) {
@@ -234,6 +267,6 @@ main(void)
 			continue;
 		}
 		if (pid > 0 && pid == shell_pid)
-			shell_pid = spawn("/dev/ttyS2", shell, 1);
+			shell_pid = spawn("/dev/ttyS2", shell, 1, env);
 	}
 }

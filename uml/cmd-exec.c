@@ -24,10 +24,12 @@ exec_main(int argc, char **argv)
 		{ "add", required_argument, NULL, 'a' },
 		{ "gdb", no_argument, NULL, 'G' },
 		{ "gdb-x", required_argument, NULL, 'X' },
+		{ "timings", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct guest_opts	 o;
 	int			 c, timeout_s = 0, in_fd = -1, gdb = 0;
+	long long		 start_us = now_us(), timings_us = 0;
 	const char		*gdb_batch = NULL;
 	char			*end;
 	const char		*name = NULL;
@@ -46,6 +48,9 @@ exec_main(int argc, char **argv)
 			break;
 		case 'G':
 			gdb = 1;
+			break;
+		case 'T':
+			timings_us = start_us;
 			break;
 		case 'X':
 			gdb = 1;
@@ -74,16 +79,23 @@ exec_main(int argc, char **argv)
 	if (name != NULL && gdb)
 		fatalx("--gdb starts a guest under gdb; for the running guest "
 		    "'%s': umkit gdb %s", name, name);
+	if (name != NULL && timings_us != 0)
+		fatalx("--timings times a fresh guest's boot; '%s' is running "
+		    "already", name);
+	if (gdb && timings_us != 0)
+		fatalx("--timings and --gdb: a person at gdb's prompt is not "
+		    "a boot to time");
 	if (name != NULL) {
 		cmd_need_guest(name);
 		return exec_named(name, timeout_s, in_fd, argv + optind);
 	}
-	return exec_fresh(&o, timeout_s, in_fd, argv + optind, gdb, gdb_batch);
+	return exec_fresh(&o, timeout_s, in_fd, argv + optind, gdb, gdb_batch,
+	    timings_us);
 }
 
 const struct cmd cmd_exec = {
 	.name = "exec",
-	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-t SECONDS] [-A] [-i] [-v] [--add HOSTPATH[:GUESTPATH]]... [--gdb | --gdb-x FILE] [NAME] -- CMD [ARGS...]",
+	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-t SECONDS] [-A] [-i] [-v] [--add HOSTPATH[:GUESTPATH]]... [--gdb | --gdb-x FILE] [--timings] [NAME] -- CMD [ARGS...]",
 	.help =
 "Boot a fresh guest, run CMD in it, and exit with CMD's status; or, with\n"
 "NAME, run CMD in the running guest NAME.  CMD's stdout and stderr arrive\n"
@@ -106,6 +118,13 @@ const struct cmd cmd_exec = {
 "              binary's first instruction (interactive; see umkit gdb)\n"
 "  --gdb-x FILE  the same with FILE's gdb commands, non-interactively;\n"
 "              when they end gdb detaches and the guest runs on\n"
+"  --timings   print on stderr where the fresh guest's time went, in ms:\n"
+"              launcher (umkit until UML is forked), uml-start (until\n"
+"              the guest kernel's clock starts), kernel-init (until\n"
+"              /init), init (mounts, disk, swap), agent (its fork, exec\n"
+"              and first hello), command, shutdown (one more round trip\n"
+"              for the guest's clock stamps, kill, cleanup), and their\n"
+"              total; the guest's stages come from its own clock\n"
 "\n"
 "Added files keep their permission bits and are owned by root.  Without\n"
 "GUESTPATH a file goes to /usr/local/bin/ (on the guest's PATH) and a\n"

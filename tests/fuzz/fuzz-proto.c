@@ -28,6 +28,7 @@ decode_reply(const struct proto_hdr *h, const uint8_t *p)
 {
 	struct proto_hello hello;
 	struct proto_stat  st;
+	uint64_t	   ns[PT_N];
 	char		   name[256];
 	size_t		   off = 0;
 	unsigned	   type;
@@ -50,6 +51,9 @@ decode_reply(const struct proto_hdr *h, const uint8_t *p)
 	case OP_EXIT:
 	case OP_WINDOW:
 		proto_dec_u32(p, h->len, &v);
+		break;
+	case OP_TIMES:
+		proto_dec_times(p, h->len, ns);
 		break;
 	}
 }

@@ -81,6 +81,121 @@ exec_gdb_end(struct exec_gdb *e)
 	return st;
 }
 
+/*
+ * exec --timings: the host's stamps (monotonic microseconds) of one
+ * one-shot run, and the guest's (its TIMES reply).
+ */
+struct exec_clock {
+	long long		main_us;	/* umkit exec started */
+	long long		checks_us;	/* kernel found, host checked */
+	long long		rundir_us;	/* run/NAME made */
+	long long		fork_us;	/* UML forked (start_us) */
+	long long		exit_us;	/* the command's EXIT came */
+	long long		kill_us;	/* the guest is killed now */
+	long long		gone_us;	/* its processes are reaped */
+	long long		end_us;		/* everything cleaned up */
+	int			have_times;	/* link_times answered */
+	struct link_times	t;
+};
+
+/* One line of the timings: name (indent: its depth) and a duration. */
+static void
+clock_line(int depth, const char *name, long long us)
+{
+	fprintf(stderr, "%*s%-*s %9.3f\n", 2 + 2 * depth, "", 16 - 2 * depth,
+	    name, us / 1000.0);
+}
+
+/*
+ * Where the guest's clock started, on the host's clock (microseconds),
+ * from the TIMES round trip (its midpoint) and the first HELLO (which
+ * cannot arrive before it was sent); -1 when the guest's stamps are
+ * missing or out of order.  *err: the bound of the mapping's error.
+ */
+static long long
+clock_offset(const struct exec_clock *c, long long *err)
+{
+	const uint64_t	*g = c->t.guest_ns;
+	const int	 order[] = { PT_INIT, PT_MOUNTED, PT_DISK, PT_SPAWN,
+			    PT_AGENT, PT_HELLO, PT_NOW };
+	uint64_t	 last = 0;
+	long long	 lo, hi, off, cap;
+	size_t		 i;
+
+	for (i = 0; i < sizeof order / sizeof order[0]; i++) {
+		if (order[i] == PT_DISK && g[PT_DISK] == 0)
+			continue;
+		/* Unknown, backwards, or past a guest uptime of a day. */
+		if (g[order[i]] == 0 || g[order[i]] < last ||
+		    g[order[i]] > 86400ULL * 1000000000)
+			return -1;
+		last = g[order[i]];
+	}
+	lo = c->t.sent_us - (long long)(g[PT_NOW] / 1000);
+	hi = c->t.recv_us - (long long)(g[PT_NOW] / 1000);
+	off = lo + (hi - lo) / 2;
+	*err = (hi - lo + 1) / 2;
+	if (c->t.hello_us > 0) {
+		cap = c->t.hello_us - (long long)(g[PT_HELLO] / 1000);
+		if (cap < off)
+			off = cap;
+	}
+	return off >= c->fork_us ? off : -1;
+}
+
+/*
+ * Print where the time of a one-shot exec went, in ms: stages that follow
+ * one another from umkit's start to its end, so they add up to the total
+ * (sub-stages, indented, add up to their stage).
+ */
+static void
+clock_print(const struct exec_clock *c)
+{
+	const uint64_t	*g = c->t.guest_ns;
+	long long	 off = -1, err = 0, at[PT_N], prev;
+	int		 i;
+
+	if (c->have_times)
+		off = clock_offset(c, &err);
+	for (i = 0; i < PT_N; i++)
+		at[i] = off + (long long)(g[i] / 1000);
+	fprintf(stderr, "umkit: timings in ms (host monotonic clock");
+	if (off >= 0)
+		fprintf(stderr, "; guest stamps mapped onto it within "
+		    "+-%.3f ms)\n", err / 1000.0);
+	else
+		fprintf(stderr, "; %s)\n", c->have_times ? "the guest's stamps "
+		    "are out of order: its stages are not split" :
+		    "no stamps from the guest: its stages are not split");
+	clock_line(0, "launcher", c->fork_us - c->main_us);
+	clock_line(1, "checks", c->checks_us - c->main_us);
+	clock_line(1, "run-dir", c->rundir_us - c->checks_us);
+	clock_line(1, "boot-prep", c->fork_us - c->rundir_us);
+	if (off >= 0) {
+		clock_line(0, "uml-start", off - c->fork_us);
+		clock_line(0, "kernel-init", at[PT_INIT] - off);
+		clock_line(0, "init", at[PT_SPAWN] - at[PT_INIT]);
+		clock_line(1, "mounts", at[PT_MOUNTED] - at[PT_INIT]);
+		prev = at[PT_MOUNTED];
+		if (g[PT_DISK] != 0) {
+			clock_line(1, "disk", at[PT_DISK] - prev);
+			prev = at[PT_DISK];
+		}
+		clock_line(1, "swap", at[PT_SPAWN] - prev);
+		clock_line(0, "agent", c->t.hello_us - at[PT_SPAWN]);
+		clock_line(1, "fork-exec", at[PT_AGENT] - at[PT_SPAWN]);
+		clock_line(1, "setup", at[PT_HELLO] - at[PT_AGENT]);
+		clock_line(1, "hello", c->t.hello_us - at[PT_HELLO]);
+		clock_line(0, "command", c->exit_us - c->t.hello_us);
+	} else
+		clock_line(0, "boot+command", c->exit_us - c->fork_us);
+	clock_line(0, "shutdown", c->end_us - c->exit_us);
+	clock_line(1, "times-query", c->kill_us - c->exit_us);
+	clock_line(1, "kill", c->gone_us - c->kill_us);
+	clock_line(1, "cleanup", c->end_us - c->gone_us);
+	clock_line(0, "total", c->end_us - c->main_us);
+}
+
 /* Print a panic, oops or warning from the console log, decoded. */
 static int
 exec_report(const char *kernel, const char *logpath)
@@ -106,27 +221,44 @@ exec_report(const char *kernel, const char *logpath)
  */
 static int
 exec_fresh_io(struct guest_opts *o, int timeout_s, int in_fd, int out_fd,
-    int err_fd, char **argv, int gdb, const char *gdb_batch);
+    int err_fd, char **argv, int gdb, const char *gdb_batch,
+    struct exec_clock *c);
 
-/* The same with our stdout and stderr. */
+/* The same with our stdout and stderr; timings: print where time went. */
 int
 exec_fresh(struct guest_opts *o, int timeout_s, int in_fd, char **argv,
-    int gdb, const char *gdb_batch)
+    int gdb, const char *gdb_batch, long long timings_us)
 {
-	return exec_fresh_io(o, timeout_s, in_fd, 1, 2, argv, gdb, gdb_batch);
+	struct exec_clock	c;
+	int			rc;
+
+	if (timings_us <= 0)
+		return exec_fresh_io(o, timeout_s, in_fd, 1, 2, argv, gdb,
+		    gdb_batch, NULL);
+	memset(&c, 0, sizeof c);
+	c.main_us = timings_us;
+	rc = exec_fresh_io(o, timeout_s, in_fd, 1, 2, argv, gdb, gdb_batch, &c);
+	if (c.end_us != 0)
+		clock_print(&c);
+	return rc;
 }
 
 /* One-shot, the command's stdout and stderr both into out_fd. */
 int
 exec_fresh_to(struct guest_opts *o, int timeout_s, char **argv, int out_fd)
 {
-	return exec_fresh_io(o, timeout_s, -1, out_fd, out_fd, argv, 0, NULL);
+	return exec_fresh_io(o, timeout_s, -1, out_fd, out_fd, argv, 0, NULL,
+	    NULL);
 }
 
-/* exec_fresh with the command's output to out_fd and err_fd. */
+/*
+ * exec_fresh with the command's output to out_fd and err_fd; c, when not
+ * NULL, gets the run's stamps (end_us set only when the command ran).
+ */
 static int
 exec_fresh_io(struct guest_opts *o, int timeout_s, int in_fd, int out_fd,
-    int err_fd, char **argv, int gdb, const char *gdb_batch)
+    int err_fd, char **argv, int gdb, const char *gdb_batch,
+    struct exec_clock *c)
 {
 	struct guest	 g;
 	struct watch	*w;
@@ -138,10 +270,14 @@ exec_fresh_io(struct guest_opts *o, int timeout_s, int in_fd, int out_fd,
 	initrd_prepare(o);	/* --add: checks; exits on a problem */
 	guest_kernel(o);	/* may build; exits on failure, before run/ */
 	preflight(o, 0);	/* exits on failure, before run/ too */
+	if (c != NULL)
+		c->checks_us = now_us();
 	snprintf(name, sizeof name, "exec-%d", (int)getpid());
 	o->name = name;
 	if (run_create(name, getpid()) < 0)
 		fatal("cannot create run/%s", name);
+	if (c != NULL)
+		c->rundir_us = now_us();
 	rundir = run_dir(name);
 	log = run_log("exec");
 	tmplog = run_log(name);
@@ -166,17 +302,26 @@ exec_fresh_io(struct guest_opts *o, int timeout_s, int in_fd, int out_fd,
 	r = link_hello(l, gdb ? INT_MAX / 2 : BOOT_TIMEOUT_MS);
 	if (r == 0)
 		r = link_exec(l, argv, 0, in_fd, out_fd, err_fd, &status);
+	if (c != NULL && r == 0) {
+		c->exit_us = now_us();
+		c->fork_us = g.start_us;
+		c->have_times = link_times(l, &c->t) == 0;
+	}
 	if (r == 0)
 		cov_collect(l, name);	/* with $UMKIT_GCOV_DIR: its counters */
 	if (eg != NULL && gdb_traced(g.kpid) && gdb_batch == NULL)
 		fprintf(stderr, "umkit: the command ended; the guest is killed "
 		    "now: quit gdb\n");
+	if (c != NULL)
+		c->kill_us = now_us();
 	guest_kill(&g);
 	if (eg != NULL)
 		exec_gdb_end(eg);
 	why = watch_stop(w);
 	guest_wait_gone(&g, 1000);
 	link_close(l);
+	if (c != NULL)
+		c->gone_us = now_us();
 
 	if (why == -1) {
 		warnmsg("timed out after %d s; guest killed", timeout_s);
@@ -205,6 +350,8 @@ exec_fresh_io(struct guest_opts *o, int timeout_s, int in_fd, int out_fd,
 	free(rundir);
 	free(log);
 	free(tmplog);
+	if (c != NULL && c->exit_us != 0 && rc != EXIT_PANIC)
+		c->end_us = now_us();
 	return rc;
 }
 

@@ -453,7 +453,8 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 		if (pipe2(info, O_CLOEXEC) < 0)
 			fatal("pipe");
 	}
-	g->start_ms = now_ms();
+	g->start_us = now_us();
+	g->start_ms = g->start_us / 1000;
 	pid = fork();
 	if (pid < 0)
 		fatal("fork");

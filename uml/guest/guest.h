@@ -57,6 +57,7 @@ struct guest {
 	int		 log_fd;
 	pthread_t	 con_thread;
 	long long	 start_ms;
+	long long	 start_us;	/* monotonic, just before the fork */
 
 	pthread_mutex_t	 lock;
 	pthread_cond_t	 cond;

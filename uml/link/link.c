@@ -71,6 +71,7 @@ struct link {
 	int		 dead;		/* EOF, garbage or closing */
 	int		 hello;		/* the agent's HELLO has been seen */
 	int		 version_err;	/* the agent speaks another version */
+	long long	 hello_us;	/* the agent's first HELLO came */
 	struct proto_hello peer;
 	uint32_t	 next_id;
 	int		 timeout_ms;
@@ -221,6 +222,8 @@ got_frame(struct link *l, const struct proto_hdr *h, const uint8_t *p)
 			l->version_err = 1;
 		}
 		l->peer = hello;
+		if (!l->hello)
+			l->hello_us = now_us();
 		l->hello = 1;
 		pthread_cond_broadcast(&l->state);
 		if (h->id == 0) {
@@ -1035,6 +1038,32 @@ link_exec_stop(struct link *l, char *const argv[], int timeout_s, int in_fd,
 	}
 	if (pumping)
 		pump_stop(&pump);
+	call_end(l, &c);
+	return rc;
+}
+
+/* The guest's clock and the boot's stamps, with the host's around them. */
+int
+link_times(struct link *l, struct link_times *t)
+{
+	struct frame	*f;
+	struct call	 c;
+	int		 rc;
+
+	memset(t, 0, sizeof *t);
+	if ((rc = call_begin(l, &c, 0)) != 0)
+		return rc;
+	proto_enc_frame(&c.pb, OP_TIMES, c.w.id, 0, 0, NULL, 0);
+	pthread_mutex_lock(&l->lock);
+	t->hello_us = l->hello_us;
+	pthread_mutex_unlock(&l->lock);
+	t->sent_us = now_us();
+	if ((rc = call_simple(l, &c, &f)) == 0) {
+		t->recv_us = now_us();
+		if ((rc = expect_op(l, f, OP_TIMES)) == 0)
+			proto_dec_times(f->data, f->h.len, t->guest_ns);
+		free(f);
+	}
 	call_end(l, &c);
 	return rc;
 }

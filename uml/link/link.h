@@ -30,6 +30,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "proto.h"
+
 struct link;
 
 /*
@@ -142,5 +144,19 @@ int	link_ping(struct link *, int timeout_ms);
  * default, for a command's own stdout).
  */
 void	link_sink_deadline(struct link *, int ms);
+
+/*
+ * The guest's clock stamps (TIMES, proto.h's enum proto_time: guest
+ * CLOCK_MONOTONIC ns, 0 unknown) and, on the host's monotonic clock in
+ * microseconds, when the request was sent and its reply read and when
+ * the agent's first HELLO arrived (0: not seen on this link).
+ */
+struct link_times {
+	long long	sent_us;
+	long long	recv_us;
+	long long	hello_us;
+	uint64_t	guest_ns[PT_N];
+};
+int	link_times(struct link *, struct link_times *);
 
 #endif

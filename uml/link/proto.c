@@ -128,7 +128,7 @@ proto_op_name(unsigned op, char *tmp, size_t tmpsize)
 	static const char *const names[] = {
 		NULL, "HELLO", "STAT", "READDIR", "READLINK", "READ", "WRITE",
 		"EXEC", "STDOUT", "STDERR", "EXIT", "TRACE", "DATA", "CANCEL",
-		"STDIN", "WINDOW"
+		"STDIN", "WINDOW", "TIMES"
 	};
 
 	if (op >= 1 && op <= OP_MAX)
@@ -322,6 +322,22 @@ proto_enc_window(struct pbuf *pb, uint32_t id, uint32_t n)
 	proto_enc_u32(pb, OP_WINDOW, id, PF_REPLY, n);
 }
 
+/* Append a TIMES reply. */
+void
+proto_enc_times(struct pbuf *pb, uint32_t id, const uint64_t *ns, uint32_t n)
+{
+	size_t		off;
+	uint32_t	i;
+
+	if (n > PROTO_TIMES_MAX)
+		n = PROTO_TIMES_MAX;
+	off = proto_frame_begin(pb, OP_TIMES, id, PF_REPLY | PF_END, 0);
+	pb_u32(pb, n);
+	for (i = 0; i < n; i++)
+		pb_u64(pb, ns[i]);
+	proto_frame_end(pb, off);
+}
+
 /* Append a STAT reply. */
 void
 proto_enc_stat(struct pbuf *pb, uint32_t id, const struct proto_stat *st)
@@ -451,6 +467,22 @@ proto_dec_u32(const uint8_t *p, size_t n, uint32_t *v)
 	return 0;
 }
 
+/* Decode a TIMES payload. */
+int
+proto_dec_times(const uint8_t *p, size_t n, uint64_t *ns)
+{
+	uint32_t	count, i;
+
+	if (n < 4)
+		return -EBADMSG;
+	count = get_le32(p);
+	if (count > PROTO_TIMES_MAX || n != 4 + (size_t)count * 8)
+		return -EBADMSG;
+	for (i = 0; i < PT_N; i++)
+		ns[i] = i < count ? get_le64(p + 4 + (size_t)i * 8) : 0;
+	return 0;
+}
+
 /* Decode the dirent at *off. */
 int
 proto_dec_dirent(const uint8_t *p, size_t n, size_t *off, char *name,
@@ -550,6 +582,7 @@ proto_dec_request(const struct proto_hdr *h, const uint8_t *p,
 		r->u.exec.with_stdin = (h->flags & PF_STDIN) != 0;
 		return dec_exec(p, n, r);
 	case OP_CANCEL:
+	case OP_TIMES:
 		return n == 0 ? 0 : -EINVAL;
 	case OP_STDIN:
 		r->u.in.data = p;
@@ -580,6 +613,7 @@ proto_check_reply(const struct proto_hdr *h, const uint8_t *p)
 {
 	struct proto_hello hello;
 	struct proto_stat  st;
+	uint64_t	   ns[PT_N];
 	int		   end = (h->flags & PF_END) != 0;
 	uint32_t	   v;
 
@@ -592,6 +626,7 @@ proto_check_reply(const struct proto_hdr *h, const uint8_t *p)
 		switch (h->op) {
 		case OP_HELLO: case OP_STAT: case OP_READDIR: case OP_READLINK:
 		case OP_READ: case OP_WRITE: case OP_EXEC: case OP_TRACE:
+		case OP_TIMES:
 			return 0;
 		default:
 			return -EBADMSG;
@@ -628,6 +663,8 @@ proto_check_reply(const struct proto_hdr *h, const uint8_t *p)
 		return 0;
 	case OP_TRACE:
 		return end && h->len == 0 ? 0 : -EBADMSG;
+	case OP_TIMES:
+		return end && !proto_dec_times(p, h->len, ns) ? 0 : -EBADMSG;
 	default:
 		/* EXEC succeeds with EXIT, never with an EXEC frame. */
 		return -EBADMSG;

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define PROTO_MAGIC		0x314b4d55u	/* "UMK1" on the wire */
-#define PROTO_VERSION		2
+#define PROTO_VERSION		3
 #define PROTO_HDR_LEN		20
 #define PROTO_MAX_PAYLOAD	(1u << 20)
 #define PROTO_MAX_PATH		4096
@@ -49,8 +49,26 @@ enum proto_op {
 	OP_CANCEL,
 	OP_STDIN,
 	OP_WINDOW,
-	OP_MAX = OP_WINDOW
+	OP_TIMES,
+	OP_MAX = OP_TIMES
 };
+
+/*
+ * The guest's clock stamps a TIMES reply carries (version 3): CLOCK_MONOTONIC
+ * nanoseconds in the guest, 0 when unknown, in this order.  A reply may
+ * carry more (a later agent's) up to PROTO_TIMES_MAX; readers keep these.
+ */
+enum proto_time {
+	PT_NOW,			/* the agent encoded this reply */
+	PT_INIT,		/* /init started */
+	PT_MOUNTED,		/* /init mounted the kernel's file systems */
+	PT_DISK,		/* /init mounted the scratch disk (0: none) */
+	PT_SPAWN,		/* /init set up swap, forks the agent */
+	PT_AGENT,		/* the agent's main() started */
+	PT_HELLO,		/* the agent sent its first HELLO */
+	PT_N
+};
+#define PROTO_TIMES_MAX		32
 
 #define PF_REPLY	0x1
 #define PF_END		0x2
@@ -179,6 +197,9 @@ void	 proto_enc_u32(struct pbuf *, unsigned op, uint32_t id,
 	    unsigned flags, uint32_t v);
 /* A WINDOW frame: the host may send n more bytes of stdin to EXEC id. */
 void	 proto_enc_window(struct pbuf *, uint32_t id, uint32_t n);
+/* A TIMES reply: n (<= PROTO_TIMES_MAX) stamps, in enum proto_time order. */
+void	 proto_enc_times(struct pbuf *, uint32_t id, const uint64_t *ns,
+	    uint32_t n);
 /* Append one dirent to the payload of the frame being built. */
 void	 proto_put_dirent(struct pbuf *, const char *name, unsigned type);
 /* Bytes a dirent with this name takes. */
@@ -198,6 +219,12 @@ int	 proto_dec_hello(const uint8_t *, size_t, struct proto_hello *);
 int	 proto_dec_path(const uint8_t *, size_t, char *path);
 int	 proto_dec_stat(const uint8_t *, size_t, struct proto_stat *);
 int	 proto_dec_u32(const uint8_t *, size_t, uint32_t *);
+/*
+ * A TIMES payload into ns[PT_N]: the first PT_N stamps (those it lacks
+ * are 0).  -EBADMSG unless it is a u32 count <= PROTO_TIMES_MAX and
+ * exactly that many u64s.
+ */
+int	 proto_dec_times(const uint8_t *, size_t, uint64_t *ns);
 /*
  * Next dirent of a READDIR payload at *off: 1 with name (NUL-terminated,
  * at least 256 bytes) and *type filled, 0 at the end, -EBADMSG.
