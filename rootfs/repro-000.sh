@@ -5,7 +5,8 @@
 #
 #   repro-000 [--quick] [--rounds N]
 #
-# Columns, each round in the order A B then B A (drift hits both):
+# Columns, each round in the order A B then B A (drift hits both; which
+# one comes first is drawn at random in each boot):
 #   perfolio  debugfs lru_gen_batch_aging N: per-folio size updates (7.2)
 #   batched   lru_gen_batch_aging Y: the updates applied once per batch
 #
@@ -21,44 +22,53 @@
 #                           every 50 ms as a proactive ager would; ops/s of
 #                           the run phase
 #   aging_ns_per_page       ns per page inc_min_seq() moved during that
-#                           kvbench process (lru_gen_aging_cost)
+#                           kvbench process (lru_gen_aging_cost: all its
+#                           time over all its pages)
 #   aging_us_per_s          microseconds inc_min_seq() spent per second of
 #                           that process: aging's share of the time (ppm)
 #   aging_full_ns_per_page  ns per moved page of inc_min_seq() with a full
 #                           oldest generation: 4 agings of memcg r000p
-#                           (tmpfs pages and a file)
-#   protect_ns_per_page     ns per page of eviction (scan_folios()) when every
-#                           folio it scanned took sort_folio()'s protected
-#                           path (lru_gen_protect_cost): a file read through
-#                           read() 6 times (tiers full, the workingset being
-#                           lazily promoted), then evicted from the oldest of
-#                           4 generations, so it moves to an inactive one
+#                           (tmpfs pages and a file); the median of the calls
+#                           that moved 4096 folios (tracepoint
+#                           mm_vmscan_lru_gen_inc_min_seq)
+#   protect_ns_per_page     ns per page of scan_folios() calls in which every
+#                           folio took sort_folio()'s protected path, the
+#                           median of those of >= 1024 pages (tracepoint
+#                           mm_vmscan_lru_gen_protect): a file read through
+#                           read() 6 times (tiers full, then the workingset
+#                           lazily promoted: include/linux/mmzone.h:500-506),
+#                           evicted from the oldest of 4 generations, so it
+#                           moves to max_seq - 2, an inactive one
 #   protect_active_ns_per_page  the same read again, then evicted from the
 #                           oldest of 3 generations: min_seq + 1 is
-#                           max_seq - 1, active, and each folio moved costs
-#                           two __update_lru_size() calls in perfolio
+#                           max_seq - 1, active (include/linux/mm_inline.h:
+#                           165-172), and in perfolio each folio moved costs
+#                           two __update_lru_size() calls (mm_inline.h:
+#                           211-215), each a node and a memcg statistic
+#                           (mm_inline.h:33-45)
 #
 # Lower is better for every key but ops_per_s.  Needs the lru-batch kernel,
 # the scratch disk at /mnt/disk and zram swap (umkit exec gives both);
 # 2 CPUs and 512 MiB (umkit exec -c 2 -m 512M).  --quick: one round with a
-# 1 s kvbench run (about 10 s); default 3 rounds of 3 s runs (about 50 s).
+# 1 s kvbench run (about 12 s); default: a 1 s warm-up kvbench run, then 3
+# rounds of 3 s runs (about 55 s); --rounds N: N rounds.
 # After each protected eviction into an active generation, the active file
 # pages of memory.stat must agree with lru_gen's (else it fails): the
 # batched path keeps the node and memcg LRU sizes exact.
 set -u
-D=/sys/kernel/debug CGR=/sys/fs/cgroup
+D=/sys/kernel/debug CGR=/sys/fs/cgroup T=/sys/kernel/tracing
 CGK=$CGR/r000kv CGP=$CGR/r000p
 HOT=/mnt/disk/r000-hot ANON=/dev/shm/r000-anon STOP=/tmp/r000-stop
 SW=$D/lru_gen_batch_aging
-ROUNDS=3 KV_SECS=3
+ROUNDS=3 KV_SECS=3 QUICK=
 KV_LIMIT_MB=48 KV_STORE_MB=72 AGER_S=0.05
 FILE_MB=64 ANON_MB=64 READS=6 AGINGS=4
 
 die() { echo "repro-000: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--help) sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	--quick) ROUNDS=1 KV_SECS=1; shift ;;
+	--help) sed -n '3,57p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--quick) ROUNDS=1 KV_SECS=1 QUICK=1; shift ;;
 	--rounds)
 		case ${2:-} in
 		[1-9]|[1-9][0-9]) ROUNDS=$2 ;;
@@ -69,8 +79,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-for f in lru_gen lru_gen_full lru_gen_aging_cost lru_gen_protect_cost lru_gen_batch_aging; do
-	[ -e $D/$f ] || die "$D/$f missing: not the lru-batch kernel"
+for f in $D/lru_gen $D/lru_gen_full $D/lru_gen_aging_cost $D/lru_gen_protect_cost \
+    $D/lru_gen_batch_aging $T/events/vmscan/mm_vmscan_lru_gen_inc_min_seq \
+    $T/events/vmscan/mm_vmscan_lru_gen_protect; do
+	[ -e $f ] || die "$f missing: not the lru-batch kernel"
 done
 grep -q ' /mnt/disk ' /proc/mounts || die "no scratch disk at /mnt/disk"
 grep -q '^/dev/zram0 ' /proc/swaps || die "no zram swap"
@@ -80,6 +92,10 @@ cleanup() {
 	touch $STOP
 	[ -z "$ager" ] || wait "$ager"
 	echo Y > $SW
+	echo 0 > $T/tracing_on
+	for e in mm_vmscan_lru_gen_inc_min_seq mm_vmscan_lru_gen_protect; do
+		echo 0 > $T/events/vmscan/$e/enable
+	done
 	rm -f $HOT $ANON $STOP
 }
 trap cleanup EXIT
@@ -128,6 +144,27 @@ check_active() {
 	[ -n "$stat" ] && [ $((gen - stat)) -le 512 ] && [ $((stat - gen)) -le 512 ] ||
 		die "$1: active file pages of r000p: $gen in lru_gen, ${stat:-none} in memory.stat"
 }
+# The clean phases: per call of inc_min_seq() or scan_folios(), from the
+# tracepoints mm_vmscan_lru_gen_inc_min_seq (calls that moved a whole
+# MAX_LRU_BATCH of 4096 folios) and mm_vmscan_lru_gen_protect (calls of at
+# least 1024 pages in which every folio scanned was protected); the median
+# of their ns per page, which a preempted vCPU does not move as it moves a
+# sum.
+trace_on() { echo 0 > $T/tracing_on; echo > $T/trace; echo 1 > $T/tracing_on; }
+trace_median() {
+	echo 0 > $T/tracing_on
+	awk -v ev="$1:" '$0 ~ ev {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (ev == "mm_vmscan_lru_gen_inc_min_seq:" && v["nr_folios"] != 4096) next
+		if (ev == "mm_vmscan_lru_gen_protect:" &&
+		    (v["nr_pages"] != v["nr_scanned"] || v["nr_pages"] < 1024)) next
+		x[++n] = v["ns"] / v["nr_pages"] }
+		END { if (!n) exit 1
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
+				t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+			printf "%.2f\n", n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2 }' $T/trace ||
+		die "$2: no calls in the trace"
+}
 uptime_cs() { awk '{ split($1, t, "."); print t[1] * 100 + t[2] }' /proc/uptime; }
 
 grep -qw memory $CGR/cgroup.subtree_control || echo +memory > $CGR/cgroup.subtree_control ||
@@ -153,78 +190,97 @@ echo "repro-info: kv_secs=$KV_SECS"
 echo "repro-info: aging_pages=$((ANON_MB * 256 + file_pages))"
 echo "repro-info: protect_pages=$file_pages"
 
+echo 0 > $T/tracing_on
+echo 1024 > $T/buffer_size_kb
+for e in mm_vmscan_lru_gen_inc_min_seq mm_vmscan_lru_gen_protect; do
+	echo 1 > $T/events/vmscan/$e/enable || die "cannot enable the tracepoint $e"
+done
+
 agings=""
 i=0
 while [ $i -lt $AGINGS ]; do agings="$agings+ $PID_P 0 0 1 1;"; i=$((i + 1)); done
 
-# one column: $1 its name, $2 the switch's value
-column() {
-	echo "$2" > $SW || die "cannot set $SW"
-
-	# aging with a full oldest generation (the tmpfs pages, and the
-	# file once it has 4 generations again)
-	set -- "$1" $(cost $D/lru_gen_aging_cost)
-	echo "$agings" > $D/lru_gen || die "cannot age memcg $PID_P"
-	set -- "$@" $(cost $D/lru_gen_aging_cost)
-	full=$(per_page "$2" "$3" "$4" "$5" "aging r000p") || exit 1
-	name=$1
-
-	# the file in the oldest of 4 generations, read until protected
-	set -- $(gens $PID_P)
-	[ "$3" -eq $(($1 - 3)) ] && [ "$4" -ge $((file_pages * 9 / 10)) ] ||
-		die "the file is not in the oldest of 4 generations (max_seq, min_seq anon and file, file pages there: $*)"
-	read_hot
-	set -- $(cost $D/lru_gen_protect_cost)
-	evict $(( $(gens $PID_P | cut -d' ' -f1) - 3 ))
-	set -- "$@" $(cost $D/lru_gen_protect_cost)
-	prot=$(per_page "$1" "$2" "$3" "$4" "protected path, 4 generations") || exit 1
-
-	# again, from the oldest of 3: into max_seq - 1, an active generation
-	set -- $(gens $PID_P)
-	[ "$3" -eq $(($1 - 2)) ] && [ "$4" -ge $((file_pages * 9 / 10)) ] ||
-		die "the file was not protected into the next generation (max_seq, min_seq anon and file, file pages there: $*)"
-	read_hot
-	set -- $(cost $D/lru_gen_protect_cost)
-	evict $(( $(gens $PID_P | cut -d' ' -f1) - 2 ))
-	set -- "$@" $(cost $D/lru_gen_protect_cost)
-	prota=$(per_page "$1" "$2" "$3" "$4" "protected path, 3 generations") || exit 1
-	check_active "$name after the protected eviction into an active generation"
-	[ "$gen" -ge $((file_pages * 9 / 10)) ] ||
-		die "the file was not protected into an active generation ($gen pages there)"
-
-	# kvbench in r000kv, aged every AGER_S seconds
+# kvbench in r000kv for $1 seconds, the memcg aged every AGER_S seconds;
+# sets ops, kvage (ns per page inc_min_seq() moved meanwhile, from
+# lru_gen_aging_cost) and share (its microseconds per second)
+kv() {
 	rm -f $STOP
 	( while [ ! -e $STOP ]; do
 		echo "+ $PID_K 0 0 1 1" > $D/lru_gen 2>/dev/null
 		sleep $AGER_S
 	done ) &
 	ager=$!
-	set -- $(cost $D/lru_gen_aging_cost) $(uptime_cs)
+	set -- $(cost $D/lru_gen_aging_cost) $(uptime_cs) "$1"
 	out=$(run $CGK kvbench --size ${KV_STORE_MB}M --pattern gaussian \
-		--threads 2 --time $KV_SECS) || die "kvbench failed: $out"
+		--threads 2 --time "$4") || die "kvbench failed: $out"
 	set -- "$@" $(cost $D/lru_gen_aging_cost) $(uptime_cs)
 	touch $STOP
 	wait $ager
 	ager=
 	ops=$(printf '%s\n' "$out" | sed -n 's/.* ops_per_s=\([0-9][0-9.]*\).*/\1/p')
 	[ -n "$ops" ] || die "no ops_per_s from kvbench: $out"
-	kvage=$(per_page "$1" "$2" "$4" "$5" "aging during kvbench") || exit 1
-	share=$(awk -v n="$(($5 - $2))" -v cs="$(($6 - $3))" 'BEGIN {
+	kvage=$(per_page "$1" "$2" "$5" "$6" "aging during kvbench") || exit 1
+	share=$(awk -v n="$(($6 - $2))" -v cs="$(($7 - $3))" 'BEGIN {
 		if (cs < 1) cs = 1; printf "%.1f", n / 1000 / (cs / 100) }')
+}
+
+# one column: $1 its name, $2 the switch's value
+column() {
+	echo "$2" > $SW || die "cannot set $SW"
+
+	name=$1
+
+	# aging with a full oldest generation (the tmpfs pages, and the
+	# file once it has 4 generations again)
+	trace_on
+	echo "$agings" > $D/lru_gen || die "cannot age memcg $PID_P"
+	full=$(trace_median mm_vmscan_lru_gen_inc_min_seq "aging r000p") || exit 1
+
+	# the file in the oldest of 4 generations, read until protected
+	set -- $(gens $PID_P)
+	[ "$3" -eq $(($1 - 3)) ] && [ "$4" -ge $((file_pages * 9 / 10)) ] ||
+		die "the file is not in the oldest of 4 generations (max_seq, min_seq anon and file, file pages there: $*)"
+	read_hot
+	trace_on
+	evict $(($1 - 3))
+	prot=$(trace_median mm_vmscan_lru_gen_protect "protected path, 4 generations") || exit 1
+
+	# again, from the oldest of 3: into max_seq - 1, an active generation
+	set -- $(gens $PID_P)
+	[ "$3" -eq $(($1 - 2)) ] && [ "$4" -ge $((file_pages * 9 / 10)) ] ||
+		die "the file was not protected into the next generation (max_seq, min_seq anon and file, file pages there: $*)"
+	read_hot
+	trace_on
+	evict $(($1 - 2))
+	prota=$(trace_median mm_vmscan_lru_gen_protect "protected path, 3 generations") || exit 1
+	check_active "$name after the protected eviction into an active generation"
+	[ "$gen" -ge $((file_pages * 9 / 10)) ] ||
+		die "the file was not protected into an active generation ($gen pages there)"
+
+	kv $KV_SECS
 
 	echo "repro: $name ops_per_s=$ops aging_ns_per_page=$kvage aging_us_per_s=$share" \
 		"aging_full_ns_per_page=$full protect_ns_per_page=$prot" \
 		"protect_active_ns_per_page=$prota"
 }
 
+# The first kvbench run of a boot differs from the later ones (in one
+# default run its aging cost per page was 31-63 ns against 43-172 ns): a
+# warm-up run that is not reported, unless --quick; and the first column
+# is drawn at random in each boot.
+[ -n "$QUICK" ] || kv 1
+case $(cut -c1 /proc/sys/kernel/random/uuid) in
+[0-7]) first="perfolio N" second="batched Y" ;;
+*) first="batched Y" second="perfolio N" ;;
+esac
 r=0
 while [ $r -lt $ROUNDS ]; do
 	if [ $((r % 2)) -eq 0 ]; then
-		column perfolio N
-		column batched Y
+		column $first
+		column $second
 	else
-		column batched Y
-		column perfolio N
+		column $second
+		column $first
 	fi
 	r=$((r + 1))
 done
