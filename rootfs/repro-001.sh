@@ -35,9 +35,13 @@
 # column and round only permm_ns, from procbench forks (one line
 # "repro: COLUMN permm_ns=.."); in-kernel time, meaningful beyond the
 # host's own cores.  --quick: 2 rounds of fewer operations (a boot well
-# under 15 s); --rounds N: rounds (default 12, or 5 with --cpus-sweep).
-# "repro-info:" lines give the context once; an error goes to stderr with
-# exit status 1.  A "BUG: Bad rss-counter state" in the kernel log (a
+# under 15 s); --rounds N: rounds (default 10, or 5 with --cpus-sweep).
+# "repro-info:" lines give the context once: guest CPUs, rounds, operations,
+# what one clock read (clock_ns) and one local_irq_save/restore pair
+# (irqsave_ns: two host sigprocmask calls on UML with SMP) cost, and at
+# the end how many timed kernel sections took over 1 ms and were left out
+# of permm_ns (slow_sections: the host took the virtual CPU away).  An
+# error goes to stderr with exit status 1.  A "BUG: Bad rss-counter state" in the kernel log (a
 # counter left non-zero when an mm was freed) is an error too.
 P=/sys/module/rss_counter/parameters/mode
 D=/sys/kernel/debug/rss_counter
@@ -69,7 +73,7 @@ if [ -n "$quick" ]; then
 	: "${rounds:=2}"
 fi
 [ -n "$sweep" ] && : "${rounds:=5}"
-: "${rounds:=12}"
+: "${rounds:=10}"
 cpus=$(grep -c '^processor' /proc/cpuinfo)
 pin=; [ "$cpus" -ge 2 ] && pin="--cpu 1"
 tmp=/tmp/repro-001.$$
@@ -125,18 +129,22 @@ column() {
 
 echo "repro-info: cpus=$cpus"
 echo "repro-info: rounds=$rounds"
-awk '$1 == "clock_ns" { print "repro-info: clock_ns=" $2 }' $D/stats
+awk '$1 == "clock_ns" || $1 == "irqsave_ns" { print "repro-info: " $1 "=" $2 }' $D/stats
 if [ -z "$sweep" ]; then
 	echo "repro-info: fork_iterations=$nf"
 	echo "repro-info: exec_iterations=$ne"
 	echo "repro-info: shell_iterations=$ns"
-	# A short untimed pass, so that the first column does not pay for
-	# cold caches alone.
-	[ -n "$quick" ] || for m in $COLS; do
-		echo "$m" > $P && procbench --case shell $pin --iterations 10 > /dev/null ||
-			die "warm-up under $m failed"
-	done
+	warm=shell
+else
+	echo "repro-info: fork_iterations=$sf"
+	warm=fork
 fi
+# A short untimed pass, so that the first column does not pay alone for
+# cold caches and the per-cpu allocator's first chunks.
+for m in $COLS; do
+	echo "$m" > $P && procbench --case $warm $pin --iterations 10 > /dev/null ||
+		die "warm-up under $m failed"
+done
 r=1
 while [ $r -le "$rounds" ]; do
 	if [ $((r % 2)) -eq 1 ]; then order=$COLS
@@ -145,6 +153,7 @@ while [ $r -le "$rounds" ]; do
 	r=$((r + 1))
 done
 echo lazy > $P
+awk '$1 == "slow" { print "repro-info: slow_sections=" $2 }' $D/stats
 if dmesg | grep -q 'Bad rss-counter state'; then
 	dmesg | grep 'Bad rss-counter state' | head -5 >&2
 	die "the kernel found an mm's rss counters off when freeing it"
