@@ -50,7 +50,7 @@ MIB=64
 
 fail() { echo "repro-003: $*" >&2; exit 1; }
 
-rounds=10 idle_reps=3 fault_agings=6
+rounds=6 idle_reps=3 fault_agings=6
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) rounds=1 idle_reps=2 fault_agings=3 ;;
@@ -96,6 +96,7 @@ age() {
 }
 # tage ID: one aging of memcg ID between two trace markers; prints its ns,
 # or nothing when it was refused (another aging of the memcg ran: reclaim)
+# or the markers do not give one interval (each is seen once, in order)
 tage() {
 	echo > $T/trace
 	echo "r3 a" > $T/trace_marker
@@ -106,8 +107,8 @@ tage() {
 	awk '/tracing_mark_write: r3 [ab]/ {
 		for (i = 1; i <= NF; i++) if ($i == "tracing_mark_write:") break
 		t = $(i - 1); sub(/:$/, "", t); split(t, s, ".")
-		us[$(i + 2)] = s[1] * 1000000 + s[2] }
-		END { if (("a" in us) && ("b" in us)) print (us["b"] - us["a"]) * 1000 }' $T/trace
+		n[$(i + 2)]++; us[$(i + 2)] = s[1] * 1000000 + s[2] }
+		END { if (n["a"] == 1 && n["b"] == 1 && us["b"] >= us["a"]) print (us["b"] - us["a"]) * 1000 }' $T/trace
 }
 # nstats: the notifier counts, "LOOKUPS LOOKUPS_OLD TEST CLEAR YOUNG YOUNG2"
 nstats() { awk '{printf "%s ", $2} END {print ""}' $D/lru_gen_notify_stats; }
