@@ -8,10 +8,15 @@
 # fragmentation).  Prints mean, standard deviation and % change against
 # base for each figure; noacct=0 is 7.2's accounting, so it should equal
 # base to within the spread, and noacct=1 shows what the accounting does.
+# Then seed 002's direct-compaction experiment, rootfs/repro-002.sh (order-9
+# requests through the variant's test driver, columns before = noacct=1
+# and fixed = noacct=0 interleaved in each boot), over BENCH_REPRO_BOOTS
+# boots (default 1) of its default rounds: mean, standard deviation over
+# all rounds, and % change from before to fixed for every key.
 cd "$(dirname "$0")/.." || exit 2
 boots=${BENCH_BOOTS:-5}
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT INT TERM
+tmp=$(mktemp) rtmp=$(mktemp)
+trap 'rm -f "$tmp" "$rtmp"' EXIT INT TERM
 
 echo "== compaction-noacct vs base: compact_memory on fragmented memory, $boots boots each"
 uml/kernel/kbuild.sh base >/dev/null && uml/kernel/kbuild.sh compaction-noacct >/dev/null || exit 1
@@ -52,3 +57,31 @@ awk -v boots="$boots" '
 		}
 		printf "(%d boots per kernel; noacct=0 and noacct=1 ran in the same boots)\n", boots
 	}' "$tmp"
+
+rboots=${BENCH_REPRO_BOOTS:-1}
+echo "== compaction-noacct: repro-002 (order-9 direct compaction), $rboots boot(s), 1 CPU, 256M"
+i=0
+while [ $i -lt "$rboots" ]; do
+	./umkit exec -V compaction-noacct -c 1 -m 256M -t 300 -- repro-002 >> "$rtmp" || exit 1
+	i=$((i + 1))
+done
+grep '^repro-info:' "$rtmp"
+awk '$1 == "repro:" { c = $2; if (!(c in n)) cols[++nc] = c; n[c]++
+		for (i = 3; i <= NF; i++) { split($i, kv, "="); k = kv[1]
+			if (!(k in seen)) { seen[k] = 1; key[++nk] = k }
+			s[c, k] += kv[2]; q[c, k] += kv[2] * kv[2] } }
+	function mean(c, k) { return s[c, k] / n[c] }
+	function sd(c, k,   m, d) { m = mean(c, k); d = q[c, k] / n[c] - m * m
+		return n[c] > 1 && d > 0 ? sqrt(d * n[c] / (n[c] - 1)) : 0 }
+	END {
+		printf "%-16s", ""
+		for (j = 1; j <= nc; j++) printf " %22s", cols[j] " (sd)"
+		printf " %9s\n", "change"
+		for (r = 1; r <= nk; r++) {
+			k = key[r]; printf "%-16s", k
+			for (j = 1; j <= nc; j++) printf " %12.1f +-%8.1f", mean(cols[j], k), sd(cols[j], k)
+			a = mean(cols[1], k); b = mean(cols[nc], k)
+			printf " %9s\n", a ? sprintf("%+.2f%%", (b - a) * 100 / a) : "-"
+		}
+		printf "(%d rounds per column)\n", n[cols[1]]
+	}' "$rtmp"
