@@ -208,17 +208,18 @@ repro_stats(const struct repro_data *d,
 	for (r = 0; r < REPRO_MAX_ROWS && s->row[r].name != NULL; r++)
 		for (c = 1; c < REPRO_MAX_COLS && s->col[c] != NULL; c++) {
 			struct repro_cmp *x = &cmp[r][c];
-			double t0 = repro_thread_value(s->row[r].thread[0]);
+			int b = s->base[c] >= 0 && s->base[c] < c ? s->base[c] : 0;
+			double t0 = repro_thread_value(s->row[r].thread[b]);
 			double t1 = repro_thread_value(s->row[r].thread[c]);
 
 			x->thread_pct = isnan(t0) || isnan(t1) || t0 == 0 ? NAN :
 			    (t1 - t0) / fabs(t0) * 100;
 			x->p = x->p_holm = 1;
-			x->n[0] = d->n[r][0];
+			x->n[0] = d->n[r][b];
 			x->n[1] = d->n[r][c];
 			if (x->n[0] < 2 || x->n[1] < 2)
 				continue;
-			stats_welch(d->v[r][0], x->n[0], d->v[r][c], x->n[1], &w);
+			stats_welch(d->v[r][b], x->n[0], d->v[r][c], x->n[1], &w);
 			x->ok = 1;
 			x->mean[0] = w.mean[0];
 			x->mean[1] = w.mean[1];

@@ -113,18 +113,22 @@ dir_word(const struct repro_cmp *x)
 	    "opposite to the thread";
 }
 
-/* The verdict phrase of a comparison: direction, spread, significance. */
+/* The verdict phrase of a comparison: against what, direction, spread, significance. */
 static void
-verdict(char *buf, size_t len, const struct repro_cmp *x)
+verdict(char *buf, size_t len, const struct repro_seed *s, int c,
+    const struct repro_cmp *x)
 {
 	double	sd = x->sd[0] > x->sd[1] ? x->sd[0] : x->sd[1];
+	char	against[64] = "";
 
+	if (s->base[c] > 0)
+		snprintf(against, sizeof against, "against %s: ", s->col[s->base[c]]);
 	if (!x->ok) {
-		snprintf(buf, len, "%s", dir_word(x));
+		snprintf(buf, len, "%s%s", against, dir_word(x));
 		return;
 	}
-	snprintf(buf, len, "%s; difference %s the spread (%.1fx)%s", dir_word(x),
-	    x->beyond ? "larger than" : "within",
+	snprintf(buf, len, "%s%s; difference %s the spread (%.1fx)%s", against,
+	    dir_word(x), x->beyond ? "larger than" : "within",
 	    sd > 0 ? fabs(x->mean[1] - x->mean[0]) / sd : 0.0,
 	    x->p_holm < 0.05 ? ", significant" : "");
 }
@@ -197,13 +201,13 @@ repro_table(const struct repro_data *d, FILE *f)
 			snprintf(a, sizeof a, "%+.1f%% [%+.1f, %+.1f]", x->change_pct,
 			    x->ci_lo, x->ci_hi);
 			fprintf(f, "%-26s %-22s %-24s %-22s %.2g\n", col, th, v, a, x->p_holm);
-			verdict(v, sizeof v, x);
+			verdict(v, sizeof v, s, c, x);
 			fprintf(f, "%-26s %s\n", "", v);
 		}
 		if (w->note != NULL)
 			fprintf(f, "  note: %s\n", w->note);
 	}
-	fprintf(f, "Welch's t-test per row and column against %s; p adjusted with "
+	fprintf(f, "Welch's t-test per row and column against %s (unless named); p adjusted with "
 	    "Holm-Bonferroni over the table's comparisons (significant: < 0.05); "
 	    "spread: the larger standard deviation of the two columns.\n", s->col[0]);
 	if (d->refused > 0)
@@ -237,7 +241,7 @@ repro_ktap(const struct repro_data *d, FILE *f, int num)
 			int bad = x->ok && x->dir < 0 && x->beyond && x->p_holm < 0.05;
 			int skip = !x->ok || x->dir == 0 || !x->beyond;
 
-			verdict(v, sizeof v, x);
+			verdict(v, sizeof v, s, c, x);
 			ok &= !bad;
 			fprintf(f, "    %s %d %s.%s # %s%s\n", bad ? "not ok" : "ok", ++n,
 			    s->row[r].key, s->col[c], skip && !bad ? "SKIP " : "", v);
@@ -309,6 +313,8 @@ seed_json(const struct repro_data *d)
 			e = json_pack("{s:s, s:s?, s:i, s:f, s:f, s:o}", "column", s->col[c],
 			    "thread", w->thread[c], "n", d->n[r][c], "mean", m, "sd", sd,
 			    "samples", samples);
+			if (c > 0)
+				json_object_set_new(e, "against", json_string(s->col[s->base[c]]));
 			if (c > 0 && x->ok) {
 				json_object_set_new(e, "change_pct", json_real(x->change_pct));
 				json_object_set_new(e, "ci_pct", json_pack("[f, f]", x->ci_lo,

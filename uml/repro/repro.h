@@ -69,6 +69,8 @@ struct repro_seed {
 	int		 boots, quick_boots;	/* per group */
 	const char	*col[REPRO_MAX_COLS];	/* the guest's, baseline first */
 	const char	*thread_col[REPRO_MAX_COLS];	/* the thread's names */
+	/* The column each column is compared with (0: the first). */
+	int		 base[REPRO_MAX_COLS];
 	struct repro_boot boot[REPRO_MAX_GROUPS];
 	struct repro_row row[REPRO_MAX_ROWS];
 };
@@ -104,7 +106,7 @@ void	repro_data_free(struct repro_data *);
  */
 int	repro_parse_out(struct repro_data *d, int g, char *out);
 
-/* One comparison: a row's column c against the baseline column 0. */
+/* One comparison: a row's column c against its base column (base[c]). */
 struct repro_cmp {
 	double	 mean[2], sd[2];
 	int	 n[2];
@@ -116,7 +118,8 @@ struct repro_cmp {
 	int	 ok;		/* both sides have 2+ samples */
 };
 
-/* The comparisons of d: cmp[row][col] for col >= 1, Holm across them all. */
+/* The comparisons of d: cmp[row][col] for col >= 1 against the column's
+ * base, Holm across them all. */
 void	repro_stats(const struct repro_data *d,
 	    struct repro_cmp cmp[REPRO_MAX_ROWS][REPRO_MAX_COLS]);
 /* The number in a thread figure ("120.69M" -> 1.2069e8), NAN if none. */

@@ -27,21 +27,31 @@ const struct repro_seed repro_seeds[] = {
 		.boots = 5, .quick_boots = 1,
 		.col = { "perfolio", "batched" },
 		.thread_col = { "before", "after" },
-		.boot = { { .cpus = 2, .args = "", .quick_args = "--quick" } },
+		.boot = { { .cpus = 2, .args = "", .quick_args = "--quick --rounds 2" } },
 		.row = {
 			{ .name = "Ops/sec", .key = "ops_per_s", .unit = "ops/s",
 			  .thread = { "44017.78", "44687.08" },
 			  .note = "no memcached or memtier in the guest: kvbench "
 			    "(get/set on an anonymous table) in a memory cgroup "
-			    "smaller than its working set stands for them" },
-			{ .name = "aging: ns per moved page (in-kernel)",
+			    "below its store, aged every 50 ms and swapping to zram, "
+			    "stands for them" },
+			{ .name = "aging during that run: ns per moved page (in-kernel)",
 			  .key = "aging_ns_per_page", .unit = "ns", .lower_better = 1,
-			  .note = "the thread gives no in-kernel figure; "
-			    "inc_min_seq()'s own time per folio it moves" },
-			{ .name = "protected pages: ns per page (in-kernel)",
+			  .note = "inc_min_seq()'s own time per folio it moved "
+			    "(debugfs lru_gen_aging_cost); the thread gives none" },
+			{ .name = "aging's share of that run (in-kernel)",
+			  .key = "aging_us_per_s", .unit = "us per s", .lower_better = 1,
+			  .note = "how much of the run aging is: the bound on what "
+			    "batching it can change in ops/s" },
+			{ .name = "aging a full oldest generation: ns per moved page",
+			  .key = "aging_full_ns_per_page", .unit = "ns", .lower_better = 1 },
+			{ .name = "protected pages, into an inactive generation: ns per page",
 			  .key = "protect_ns_per_page", .unit = "ns", .lower_better = 1,
-			  .note = "the v1 cover letter's case (many protected "
-			    "pages); sort_folio()'s protected path per folio" },
+			  .note = "the v1 cover letter's case: eviction where every "
+			    "folio takes sort_folio()'s protected path (tiers full)" },
+			{ .name = "protected pages, into an active generation: ns per page",
+			  .key = "protect_active_ns_per_page", .unit = "ns",
+			  .lower_better = 1 },
 		},
 	},
 	{
@@ -64,10 +74,10 @@ const struct repro_seed repro_seeds[] = {
 		.thread_col = { "base", "base+revert", "base+lazy_percpu_counter" },
 		.boot = {
 			{ .cpus = 2, .args = "", .quick_args = "--quick" },
-			{ .cpus = 1, .args = "--permm-only", .quick_args = "--quick --permm-only" },
-			{ .cpus = 4, .args = "--permm-only", .quick_args = "--quick --permm-only" },
-			{ .cpus = 8, .args = "--permm-only", .quick_args = "--quick --permm-only" },
-			{ .cpus = 16, .args = "--permm-only", .quick_args = "--quick --permm-only" },
+			{ .cpus = 1, .args = "--cpus-sweep", .quick_args = "--quick --cpus-sweep" },
+			{ .cpus = 4, .args = "--cpus-sweep", .quick_args = "--quick --cpus-sweep" },
+			{ .cpus = 8, .args = "--cpus-sweep", .quick_args = "--quick --cpus-sweep" },
+			{ .cpus = 16, .args = "--cpus-sweep", .quick_args = "--quick --cpus-sweep" },
 		},
 		.row = {
 			{ .name = "fork_proc", .key = "fork_us", .unit = "us", .lower_better = 1,
@@ -112,7 +122,7 @@ const struct repro_seed repro_seeds[] = {
 		.boots = 3, .quick_boots = 1,
 		.col = { "before", "fixed" },
 		.thread_col = { "k6.7", "k6.7_patched" },
-		.boot = { { .cpus = 1, .args = "", .quick_args = "--quick" } },
+		.boot = { { .cpus = 1, .args = "", .quick_args = "--quick --rounds 2" } },
 		.row = {
 			{ .name = "Compaction pages isolated", .key = "isolated",
 			  .unit = "pages", .thread = { "120692036", "118160797" } },
@@ -125,8 +135,21 @@ const struct repro_seed repro_seeds[] = {
 			  .unit = "%", .thread = { "12.03", "14.26" } },
 			{ .name = "order-9 allocations that succeeded", .key = "allocated",
 			  .unit = "allocations",
-			  .note = "UML has no THP: a test driver's order-9 movable "
-			    "allocations stand for thpcompact's huge-page faults" },
+			  .note = "UML has no THP: a test driver's order-9 "
+			    "GFP_TRANSHUGE allocations, kept until the round ends, "
+			    "stand for thpcompact's huge-page faults" },
+			{ .name = "direct compaction runs (compact_stall)", .key = "stalls",
+			  .unit = "runs" },
+			{ .name = "time in the allocator", .key = "alloc_us", .unit = "us",
+			  .lower_better = 1,
+			  .note = "the thread saw no clear latency change either "
+			    "(fault-both -6.7% .. +5.5%)" },
+			{ .name = "free scanner passes (in-kernel)", .key = "free_passes",
+			  .unit = "pageblocks", .lower_better = 1 },
+			{ .name = "free pages isolated, nothing migrated to them",
+			  .key = "free_unused", .unit = "pages", .lower_better = 1,
+			  .note = "the excess the accounting avoids: free_taken - "
+			    "migrated of the compaction tracepoints" },
 		},
 	},
 	{
@@ -145,19 +168,35 @@ const struct repro_seed repro_seeds[] = {
 		.boots = 3, .quick_boots = 1,
 		.col = { "combined", "separate" },
 		.thread_col = { "one notifier", "two notifiers" },
-		.boot = { { .cpus = 2, .args = "", .quick_args = "--quick" } },
+		.boot = { { .cpus = 2, .args = "", .quick_args = "--quick --rounds 2" } },
 		.row = {
 			{ .name = "lru_gen: Aging after writing to idle memory (x86)",
 			  .key = "aging_idle_ms", .unit = "ms", .lower_better = 1,
 			  .thread = { "0.922719935", "1.539957250" },
-			  .note = "the thread's figures are seconds for a VM's memory; "
-			    "the kit ages a guest process's, with the test MMU for KVM" },
+			  .note = "the thread's figures are seconds for a VM's memory "
+			    "and KVM's MMU; the kit's are one 64 MiB guest process "
+			    "and a test secondary MMU whose accesses set its bits" },
 			{ .name = "lru_gen: Aging after writing to idle memory (arm64)",
 			  .key = "aging_idle_ms", .unit = "ms", .lower_better = 1,
 			  .thread = { "0.563424247", "0.971448688" } },
+			{ .name = "lru_gen: Aging again, nothing accessed (x86)",
+			  .key = "aging_cold_ms", .unit = "ms", .lower_better = 1,
+			  .thread = { "0.829129877", "0.797475887" } },
 			{ .name = "lru_gen avg pass duration, faulting in (arm64)",
 			  .key = "aging_fault_ms", .unit = "ms", .lower_better = 1,
-			  .thread = { "0.172128073", "0.175652974" } },
+			  .thread = { "0.172128073", "0.175652974" },
+			  .note = "the process faults from zram under a memory.max "
+			    "while eviction unmaps (the test MMU's write lock)" },
+			{ .name = "folio look-ups per idle aging (in-kernel)",
+			  .key = "idle_lookups", .unit = "look-ups", .lower_better = 1,
+			  .note = "get_pfn_folio() calls: combined pays one for "
+			    "every PTE the secondary MMU may have seen young" },
+			{ .name = "test_young calls per idle aging (in-kernel)",
+			  .key = "idle_test_calls", .unit = "calls", .lower_better = 1 },
+			{ .name = "clear_young calls per idle aging (in-kernel)",
+			  .key = "idle_clear_calls", .unit = "calls", .lower_better = 1 },
+			{ .name = "young callbacks that waited for eviction's lock",
+			  .key = "fault_lock_waits", .unit = "waits", .lower_better = 1 },
 		},
 	},
 	{
@@ -180,7 +219,8 @@ const struct repro_seed repro_seeds[] = {
 		.col = { "regressed_classic", "fixed_classic", "regressed_mglru",
 			 "fixed_mglru" },
 		.thread_col = { "23047a96d7cf", "063f6715e77a" },
-		.boot = { { .cpus = 2, .args = "", .quick_args = "--quick" } },
+		.base = { 0, 0, 0, 2 },
+		.boot = { { .cpus = 2, .args = "", .quick_args = "--quick --rounds 2" } },
 		.row = {
 			{ .name = "vm-scalability.throughput", .key = "mb_per_s",
 			  .unit = "MB/s", .thread = { "21621405", "24069657" },
@@ -193,7 +233,10 @@ const struct repro_seed repro_seeds[] = {
 			{ .name = "activation: ns per page (in-kernel)", .key = "activate_ns",
 			  .unit = "ns", .lower_better = 1 },
 			{ .name = "refaults", .key = "refaults", .unit = "pages",
-			  .lower_better = 1 },
+			  .lower_better = 1,
+			  .note = "context: the switch must not change the counts" },
+			{ .name = "hook calls over 50 us (left out of the ns)",
+			  .key = "long_calls", .unit = "calls", .lower_better = 1 },
 		},
 	},
 	{ .id = NULL },
