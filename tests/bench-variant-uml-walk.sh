@@ -89,5 +89,6 @@ for k in aging_idle_ms aging_cold_ms aging_fault_ms idle_lookups cold_lookups id
 	row "$k" "$tmp/repro.$k.combined" "$tmp/repro.$k.separate"
 done
 echo "(a fault per hot page is what the software accessed bit costs once the walk"
-echo " clears it; the separate-calls switch runs in the same kernel and boot; the"
-echo " aging write also pays ~2 us per old PTE once the mm has notifiers, in both modes)"
+echo " clears it; the separate-calls switch runs in the same kernel and boot; once"
+echo " the mm has notifiers, each old PTE costs a folio look-up and a clear call"
+echo " (combined) or a test call (separate): 2-3 us a call on UML)"
