@@ -35,7 +35,7 @@
 # column and round only permm_ns, from procbench forks (one line
 # "repro: COLUMN permm_ns=.."); in-kernel time, meaningful beyond the
 # host's own cores.  --quick: 2 rounds of fewer operations (a boot well
-# under 15 s); --rounds N: rounds (default 10, or 5 with --cpus-sweep).
+# under 15 s); --rounds N: rounds (default 8, or 5 with --cpus-sweep).
 # "repro-info:" lines give the context once: guest CPUs, rounds, operations,
 # what one clock read (clock_ns) and one local_irq_save/restore pair
 # (irqsave_ns: two host sigprocmask calls on UML with SMP) cost, and at
@@ -73,7 +73,7 @@ if [ -n "$quick" ]; then
 	: "${rounds:=2}"
 fi
 [ -n "$sweep" ] && : "${rounds:=5}"
-: "${rounds:=10}"
+: "${rounds:=8}"
 cpus=$(grep -c '^processor' /proc/cpuinfo)
 pin=; [ "$cpus" -ge 2 ] && pin="--cpu 1"
 tmp=/tmp/repro-001.$$
