@@ -8,14 +8,17 @@
 #
 # Columns, each round in the order below and the next round reversed
 # (A B C D, then D C B A: drift hits every column alike):
-#   fixed_mglru        MGLRU on, workingset.regress 0: the hooks as in 7.2
-#   regressed_mglru    MGLRU on, regress 1: the hooks with extra work of the
-#                      kind the thread's fix removed (out-of-line memcg and
-#                      lruvec lookups, a css reference per hook, a lock on
-#                      activation), an approximation of 23047a96d7cf
-#   fixed_classic      /sys/kernel/mm/lru_gen/enabled n (the classic
-#                      active/inactive LRU), regress 0
-#   regressed_classic  classic LRU, regress 1
+#   regressed_classic  /sys/kernel/mm/lru_gen/enabled n (the classic
+#                      active/inactive LRU, the only one in 2016) and
+#                      workingset.regress 1: the hooks with extra work of
+#                      the kind the thread's fix removed (out-of-line memcg
+#                      and lruvec lookups, a css reference per hook, a lock
+#                      on activation), an approximation of 23047a96d7cf:
+#                      the thread's "before"
+#   fixed_classic      classic LRU, regress 0: the hooks as in 7.2, which
+#                      has the fix: the thread's "after"
+#   regressed_mglru    MGLRU on (lru_gen/enabled y), regress 1
+#   fixed_mglru        MGLRU on, regress 0: 7.2 as shipped
 #
 # Per column and round, one line
 #
@@ -55,7 +58,7 @@ ROUNDS=6 WORKERS=2 WARM=1 SIZE=
 die() { echo "repro-004: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--help) sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--help) sed -n '2,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--quick) ROUNDS=1 WARM=0; shift ;;
 	--size)
 		case ${2:-} in
@@ -148,15 +151,15 @@ file_mb=0
 r=1
 while [ $r -le $ROUNDS ]; do
 	if [ $((r % 2)) -eq 1 ]; then
-		column fixed_mglru y 0
-		column regressed_mglru y 1
-		column fixed_classic n 0
 		column regressed_classic n 1
+		column fixed_classic n 0
+		column regressed_mglru y 1
+		column fixed_mglru y 0
 	else
-		column regressed_classic n 1
-		column fixed_classic n 0
-		column regressed_mglru y 1
 		column fixed_mglru y 0
+		column regressed_mglru y 1
+		column fixed_classic n 0
+		column regressed_classic n 1
 	fi
 	r=$((r + 1))
 done

@@ -40,7 +40,7 @@ N"
 # Go on when only the leftovers check failed (other guests on a shared tree).
 variant_quick $V knob || [ -x "$TOP/build/k/$V/linux" ] || { done_testing; exit 1; }
 
-COLS="fixed_mglru regressed_mglru fixed_classic regressed_classic"
+COLS="regressed_classic fixed_classic regressed_mglru fixed_mglru"
 KEYS="mb_per_s evict_ns refault_ns activate_ns refaults evictions activations long_calls"
 
 # val OUT COLUMN KEY: the values of KEY in COLUMN's lines of OUT, one a line
@@ -69,7 +69,8 @@ is "$V: nothing else on stdout starts with repro" \
 
 for c in $COLS; do
 	e=$(val "$o1" $c evictions) r=$(val "$o1" $c refaults)
-	if [ "${e:-0}" -gt 1000 ] && [ "${r:-0}" -gt 1000 ]; then
+	# (MGLRU's refaults spread from 620 to 62000 pages between runs)
+	if [ "${e:-0}" -gt 1000 ] && [ "${r:-0}" -gt 100 ]; then
 		ok "$V: $c evicts and refaults ($e, $r pages)"
 	else not_ok "$V: $c evicts and refaults" "$o1"; fi
 done
@@ -93,14 +94,11 @@ else not_ok "$V: the switch leaves the classic refaults alone" "$o2"; fi
 # The cost, paired within a round: MGLRU's eviction ns per page (both boots)
 # plus the classic LRU's activation ns per page (first boot: the second has
 # almost no activations), regressed minus fixed.
-dsum=$(printf '%s\n' "$o1" "$o2" | awk '$1 == "repro:" {
-	for (i = 3; i <= NF; i++) { split($i, kv, "="); v[$2, kv[1]] = kv[2] }
-	if ($2 == "regressed_classic" && !done) {
-		d += v["regressed_classic", "activate_ns"] - v["fixed_classic", "activate_ns"]
-		done = 1 }
-	if ($2 == "fixed_classic") {
-		d += v["regressed_mglru", "evict_ns"] - v["fixed_mglru", "evict_ns"] } }
-	END { printf "%.1f\n", d }')
+# rdiff OUT KEY LRU: regressed_LRU's KEY minus fixed_LRU's (one round)
+rdiff() { awk -v r="$(val "$1" "regressed_$3" "$2")" -v f="$(val "$1" "fixed_$3" "$2")" \
+	'BEGIN { printf "%.1f\n", r - f }'; }
+dsum=$(awk -v a="$(rdiff "$o1" evict_ns mglru)" -v b="$(rdiff "$o2" evict_ns mglru)" \
+	-v c="$(rdiff "$o1" activate_ns classic)" 'BEGIN { printf "%.1f\n", a + b + c }')
 if awk -v d="$dsum" 'BEGIN { exit !(d > 0) }'; then
 	ok "$V: the switch raises the hooks' ns per page (eviction, activation: +$dsum ns summed)"
 else not_ok "$V: the switch raises the hooks' ns per page ($dsum ns summed)" "$o1
