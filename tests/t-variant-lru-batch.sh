@@ -83,9 +83,10 @@ keys="ops_per_s aging_ns_per_page aging_us_per_s aging_full_ns_per_page protect_
 form=$(printf '%s\n' "$out" | awk -v keys="$keys" '/^repro:/ {
 		line = "repro: " $2; for (i = 3; i <= NF; i++) { split($i, kv, "="); line = line " " kv[1]
 		if (kv[2] !~ /^[0-9]+(\.[0-9]+)?$/) line = line "!" }
-		print line }')
+		print line }' | sort)
+# (the first column of a boot is drawn at random: compared sorted)
 is "$V: one result line per column, the same keys, decimal values" "$form" \
-	"$(printf 'repro: perfolio %s\nrepro: batched %s' "$keys" "$keys")"
+	"$(printf 'repro: batched %s\nrepro: perfolio %s' "$keys" "$keys")"
 set -- $(printf '%s\n' "$out" | awk '/^repro:/ { for (i = 3; i <= NF; i++) {
 		split($i, kv, "="); if (kv[1] == "protect_active_ns_per_page") v[$2] = kv[2] } }
 	END { print v["perfolio"] + 0, v["batched"] + 0 }')
