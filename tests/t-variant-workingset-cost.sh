@@ -9,16 +9,15 @@
 # (mm/swap.c:500-503), and the switch changes the cost of the hooks, not
 # their results (with files of twice guest memory every second-pass page
 # of the classic LRU refaults, the same count with the switch on or off).
-# The cost is checked only where the switch's margin is larger than the
-# spread under load, paired within a round: MGLRU's eviction (interrupts
-# off, so UML adds no host system calls) and the classic LRU's activation;
-# measured in 12 rounds of one boot at load average 10-15 on 2 cores,
-# regressed minus fixed was +2.5..+22.8 ns per page for the eviction and
-# +12..+55 ns for the activation in every round (means 65 -> 76 ns and
-# 69 -> 96 ns).  Not asserted: the refault path (its 1.6-3 us per page,
-# mostly UML's host system calls for interrupt masking in the stat
-# updates, spreads by more than the switch adds) and throughput
-# (mb_per_s spreads by more than half between runs of one setting).
+# The switch's cost is not asserted: its margin is smaller than the spread
+# under load.  Measured in two default boots (12 rounds per column, load
+# average 11-13 on 2 cores), regressed against fixed, mean (sd): classic
+# eviction 80.7 (13.6) vs 72.0 (7.1) ns per page, activation 108 (36) vs
+# 76 (18), MGLRU eviction 75.9 (6.8) vs 72.1 (5.9), refault 1771 (201) vs
+# 1762 (151); paired within a round the fixed eviction and activation were
+# cheaper in only 9 to 11 of 12 rounds (refault: 6), so one quick round
+# would fail such a check too often.
+# Throughput (mb_per_s) spreads by 40-90% between runs of one setting.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/lib-variant.sh"
 
@@ -91,18 +90,6 @@ if [ -n "$f" ] && [ "$f" -gt 100000 ] && [ "$f" = "$g" ]; then
 	ok "$V: the switch leaves the classic refaults alone ($f = $g)"
 else not_ok "$V: the switch leaves the classic refaults alone" "$o2"; fi
 
-# The cost, paired within a round: MGLRU's eviction ns per page (both boots)
-# plus the classic LRU's activation ns per page (first boot: the second has
-# almost no activations), regressed minus fixed.
-# rdiff OUT KEY LRU: regressed_LRU's KEY minus fixed_LRU's (one round)
-rdiff() { awk -v r="$(val "$1" "regressed_$3" "$2")" -v f="$(val "$1" "fixed_$3" "$2")" \
-	'BEGIN { printf "%.1f\n", r - f }'; }
-dsum=$(awk -v a="$(rdiff "$o1" evict_ns mglru)" -v b="$(rdiff "$o2" evict_ns mglru)" \
-	-v c="$(rdiff "$o1" activate_ns classic)" 'BEGIN { printf "%.1f\n", a + b + c }')
-if awk -v d="$dsum" 'BEGIN { exit !(d > 0) }'; then
-	ok "$V: the switch raises the hooks' ns per page (eviction, activation: +$dsum ns summed)"
-else not_ok "$V: the switch raises the hooks' ns per page ($dsum ns summed)" "$o1
-$o2"; fi
 no_leftovers "$V: nothing left after repro-004"
 
 done_testing
