@@ -13,24 +13,31 @@
 # round-robin to four files in a fresh tmpfs, three files removed: one used
 # page in four), set compaction.noacct for the column, then make order-9
 # GFP_TRANSHUGE allocations through the test driver (direct reclaim and
-# compaction, as a huge page fault in a MADV_HUGEPAGE region), keep them,
-# read what compaction did, free them, remove the file and compact the
-# whole zone.  Both columns of a round start from the same state, so they
-# see the same fragmentation and the same requests.
+# compaction, no kswapd: include/linux/gfp_types.h:387-389; the mask of a
+# huge page fault in a MADV_HUGEPAGE region under the default defrag
+# setting, mm/huge_memory.c:1540-1542), keep them, read what compaction
+# did, free them, remove the file and compact the whole zone.  (UML has no
+# THP, so its pageblock is MAX_PAGE_ORDER, order 10, not 9:
+# include/linux/pageblock-flags.h:71, include/linux/mmzone.h:31.)  Both
+# columns of a round start from the same state, so they see the same
+# fragmentation and the same requests.
 #
 # Near the zone's capacity for order-9 pages the outcome of a sequence of
-# requests is chaotic (a single early failure defers compaction for the
-# next ones), so each round writes a slightly different number of pages
-# (128 fewer per round, in a cycle of 8) and the means over rounds are
-# what counts, like thpcompact's many faults.
+# requests is chaotic (a failed compaction defers the next ones:
+# mm/compaction.c:133-160, 2924), so each round writes a slightly
+# different number of pages (128 fewer per round, in a cycle of 8) and the
+# means over rounds and boots are what counts, like thpcompact's many
+# faults.  Which regime a boot lands in (about 20 or about 40 of the 59
+# requests succeed at 256M) depends on its layout, so boots differ more
+# than the rounds of one boot.
 #
 # Columns: before (noacct=1: no accounting, the thread's k6.7) and fixed
 # (noacct=0: 7.2 as shipped), interleaved ABBA (round 1 before fixed,
 # round 2 fixed before, ...).  Page counts are fixed once per boot:
 # --fill PCT of the free pages are written (default 95), and each round
 # makes --thp PCT (default 70) of the free pages left after fragmenting,
-# in order-9 requests: more than the zone can give (about 20 or 40 of the
-# 60 succeed), so every round ends in the long, failing direct
+# in order-9 requests: more than the zone can give (about 20 or 40 of
+# 59 succeed), so every round ends in the long, failing direct
 # compactions where the accounting matters, as thpcompact's threads do.
 #
 # Output per column and round (stdout):
@@ -41,14 +48,17 @@
 # compact_migrate_scanned, compact_free_scanned over the requests (the
 # thread's rows); efficiency = migrate_scanned * 100 / free_scanned
 # (mmtests' "Compact scan efficiency"); allocated: order-9 requests that
-# succeeded; stalls: compact_stall (direct compaction runs); alloc_us:
-# time in the allocator; free_passes: mm_compaction_isolate_freepages
-# events (the free scanner's passes over a pageblock), fast_passes:
-# mm_compaction_fast_isolate_freepages events (its free-list searches),
-# free_taken: the free pages both took; migrated: nr_migrated of
-# mm_compaction_migratepages; free_unused = free_taken - migrated, free
-# pages isolated that no page was migrated to (the excess the thread's
-# accounting avoids).
+# succeeded; stalls: compact_stall (direct compaction runs,
+# mm/page_alloc.c:4222); alloc_us: time in the allocator; free_passes:
+# mm_compaction_isolate_freepages events (the free scanner's passes over a
+# pageblock, mm/compaction.c:685), fast_passes:
+# mm_compaction_fast_isolate_freepages events (its free-list searches,
+# mm/compaction.c:1687), free_taken: the free pages both took; migrated:
+# nr_migrated of mm_compaction_migratepages (mm/compaction.c:2730);
+# free_unused = free_taken - migrated, free pages isolated that no page was
+# migrated to and that compact_zone() gives back at its end
+# (mm/compaction.c:2803-2804): the excess the thread's accounting
+# (mm/compaction.c:1915, 1940) avoids.
 # Context, once per boot: a repro-info: line (zone pages, pages written,
 # order-9 requests per round, rounds).
 set -u
@@ -68,13 +78,13 @@ while [ $# -gt 0 ]; do
 		num --fill "$2"; fill=$2; shift 2 ;;
 	--thp) [ $# -ge 2 ] || die "--thp: want a number"
 		num --thp "$2"; thp=$2; shift 2 ;;
-	--help) sed -n '2,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--help) sed -n '2,63p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "'$1': want --quick, --rounds N, --fill PCT or --thp PCT" ;;
 	esac
 done
-[ "$rounds" -ge 1 ] || die "--rounds $rounds: want at least 1"
-[ "$fill" -ge 10 ] && [ "$fill" -le 95 ] || die "--fill $fill: want 10..95"
-[ "$thp" -ge 1 ] && [ "$thp" -le 90 ] || die "--thp $thp: want 1..90"
+[ ${#rounds} -le 4 ] && [ "$rounds" -ge 1 ] || die "--rounds $rounds: want 1..9999"
+[ ${#fill} -le 2 ] && [ "$fill" -ge 10 ] && [ "$fill" -le 95 ] || die "--fill $fill: want 10..95"
+[ ${#thp} -le 2 ] && [ "$thp" -ge 1 ] && [ "$thp" -le 90 ] || die "--thp $thp: want 1..90"
 [ -e $P ] || die "no $P: this kernel has no compaction.noacct switch (variant compaction-noacct)"
 [ -e $D ] || die "no $D: this kernel has no compaction test driver (variant compaction-noacct)"
 
