@@ -112,7 +112,8 @@ check result(reproduce.allocated_fixed) > 0
 LAB
 out=$(XDG_STATE_HOME="$tmp/state" "$UMKIT" lab "$tmp/r.lab" --batch 2>&1); rc=$?
 is "a lab with a reproduce step: the batch passes" "$rc" 0
-like "... the step shows the thread's table" "$out" "Compact scan efficiency"
+like "... the step runs reproduce on the host (the table goes to the pane)" "$out" \
+	"umkit reproduce 002 --quick \(on the host: its own guests\)"
 like "... and its checks read result(reproduce.KEY_COLUMN)" "$out" \
 	"^ok 2 table: result\(reproduce.allocated_fixed\) > 0"
 no_leftovers "nothing left after the runs"
