@@ -145,8 +145,8 @@ repro_table(const struct repro_data *d, FILE *f)
 	fprintf(f, "== seed %s: %s (%s)\n", s->id, s->title, s->file);
 	fprintf(f, "thread: %s\n", s->thread_setup);
 	fprintf(f, "kit:    %s\n", s->kit_setup);
-	fprintf(f, "        %s, %d boots%s in %.0f s on %s\n", s->variant, d->boots,
-	    d->quick ? " (--quick)" : "", d->secs, d->host);
+	fprintf(f, "        %s, %d boot%s%s in %.0f s on %s\n", s->variant, d->boots,
+	    d->boots == 1 ? "" : "s", d->quick ? " (--quick)" : "", d->secs, d->host);
 	for (g = 0; g < REPRO_MAX_GROUPS && s->boot[g].cpus > 0; g++) {
 		int col = 0;
 
