@@ -54,7 +54,7 @@ static struct {
 	bool		 prompting;	/* reading an answer */
 	bool		 prompt_shown;	/* the last draw showed it (an I line) */
 	char		 prompt[160];
-	char		 input[64];
+	char		 input[256];	/* an answer, or a guest$ command line */
 	int		 scroll;
 	bool		 gone;		/* the runner closed the socket */
 	/*
@@ -254,7 +254,7 @@ bool
 lab_pane_key(int ch, bool pane_shown)
 {
 	size_t	n = strlen(P.input);
-	char	msg[96];
+	char	msg[sizeof P.input + 8];
 
 	if (P.fd < 0 || P.gone)
 		return false;
