@@ -220,7 +220,7 @@ lab_pane_take_reopen(void)
 const char *
 lab_pane_prompt(bool pane_shown)
 {
-	static char	line[320];
+	static char	line[sizeof P.prompt + sizeof P.input + 48];
 
 	if (!P.prompting || (pane_shown && P.prompt_shown))
 		return NULL;
