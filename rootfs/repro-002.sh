@@ -66,7 +66,7 @@ T=/sys/kernel/tracing
 P=/sys/module/compaction/parameters/noacct
 D=/sys/kernel/debug/compaction_thp
 M=/mnt/repro-002
-rounds=10 fill=95 thp=70
+rounds=14 fill=95 thp=70
 die() { echo "repro-002: $*" >&2; exit 1; }
 num() { case $2 in ''|*[!0-9]*) die "$1 $2: want a number" ;; esac; }
 while [ $# -gt 0 ]; do
