@@ -38,6 +38,7 @@
 #define AGENT	"/usr/lib/umkit/umkit-agent"
 #define SHELL	"/bin/sh"
 #define DISK	"/mnt/disk"
+#define RCU_EXPEDITED	"/sys/kernel/rcu_expedited"
 
 #define PATH	"PATH=/usr/local/bin:/bin:/sbin:/usr/bin:/usr/lib/umkit"
 
@@ -238,6 +239,13 @@ main(void)
 	mnt("proc", "/proc", NULL);
 	dprintf(1, "umkit-init uptime=%s\n", uptime());
 	mnt("sysfs", "/sys", NULL);
+	/*
+	 * Expedited RCU grace periods while /init sets up: the first cgroup2
+	 * mount waits for a grace period, 15-40 ms at UML's 100 Hz tick, a
+	 * few hundred microseconds expedited.  Back to normal before the
+	 * agent starts, so nothing a user runs sees the difference.
+	 */
+	put(RCU_EXPEDITED, "1");
 	mnt("devtmpfs", "/dev", NULL);
 	mnt("debugfs", "/sys/kernel/debug", NULL);
 	mnt("tracefs", "/sys/kernel/tracing", NULL);
@@ -250,6 +258,7 @@ main(void)
 	disk();
 	zram_swap();
 
+	put(RCU_EXPEDITED, "0");
 	mark(T_SPAWN);
 	snprintf(times, sizeof times, "UMKIT_BOOT_TIMES=%llu %llu %llu %llu",
 	    stamp[T_INIT], stamp[T_MOUNTED], stamp[T_DISK], stamp[T_SPAWN]);
