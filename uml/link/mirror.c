@@ -48,6 +48,8 @@
 
 /* Threads serving requests: enough for 8 concurrent readers and a writer. */
 #define MIRROR_WORKERS	10
+/* The last this many whole reads' link times are kept for the log. */
+#define MIRROR_LAT_MAX	8192
 
 /* Files read with offset reads: binary, large, or position-dependent. */
 static const char *const offset_files[] = {
@@ -120,6 +122,8 @@ struct mirror {
 	int			 eio_logged;	/* the link's EIO was reported */
 	struct handle		*handles;	/* open files, freed at stop */
 	size_t			 dir_max;	/* entries a directory shows */
+	uint32_t		 lat_us[MIRROR_LAT_MAX];	/* a ring */
+	size_t			 nlat;		/* reads timed */
 };
 
 /* libfuse's own messages go to the log of the last mirror started. */
@@ -433,12 +437,21 @@ attr_of(struct mirror *m, const char *path, uint64_t ino, struct stat *st)
 static int
 handle_fetch(struct mirror *m, struct handle *h)
 {
-	char	*buf;
-	ssize_t	 r;
+	char		*buf;
+	ssize_t		 r;
+	long long	 t0;
 
 	if (h->offset_mode)
 		return 0;
+	t0 = now_us();
 	r = link_read(m->link, h->path, 0, 0, 1, &buf);
+	if (r >= 0) {
+		t0 = now_us() - t0;
+		pthread_mutex_lock(&m->lock);
+		m->lat_us[m->nlat++ % MIRROR_LAT_MAX] =
+		    t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)t0;
+		pthread_mutex_unlock(&m->lock);
+	}
 	if (r == -EFBIG) {
 		h->offset_mode = 1;	/* over the whole-read limit */
 		return 0;
@@ -1236,6 +1249,32 @@ fail:
 	return NULL;
 }
 
+/* Order two link times. */
+static int
+lat_cmp(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Log how long the whole reads' round trips over the link took (the
+ * guest's agent included, FUSE not): make bench-mirror's split.
+ */
+static void
+lat_log(struct mirror *m)
+{
+	size_t	n = m->nlat < MIRROR_LAT_MAX ? m->nlat : MIRROR_LAT_MAX;
+
+	if (n == 0)
+		return;
+	qsort(m->lat_us, n, sizeof m->lat_us[0], lat_cmp);
+	mlog(m, "link: %zu whole reads, the last %zu: p50 %u us, p90 %u us, "
+	    "p99 %u us", m->nlat, n, m->lat_us[(n - 1) / 2],
+	    m->lat_us[(n - 1) * 9 / 10], m->lat_us[(n - 1) * 99 / 100]);
+}
+
 /* Stop serving, unmount and free; see mirror.h. */
 void
 mirror_stop(struct mirror *m)
@@ -1251,6 +1290,7 @@ mirror_stop(struct mirror *m)
 		(void)!write(m->stopfd[1], "x", 1);
 	for (j = 0; j < m->nworkers; j++)
 		pthread_join(m->workers[j], NULL);
+	lat_log(m);
 	/* Unmount (lazily), then closing /dev/fuse aborts what is queued. */
 	fuse_session_unmount(m->se);
 	fuse_session_destroy(m->se);
