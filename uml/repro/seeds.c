@@ -117,7 +117,7 @@ const struct repro_seed repro_seeds[] = {
 		    "compaction, kept and freed as thpcompact's huge pages are",
 		.variant = "compaction-noacct",
 		.script = "repro-002",
-		.mem_mb = 512,
+		.mem_mb = 256,
 		.timeout = 600,
 		.boots = 3, .quick_boots = 1,
 		.col = { "before", "fixed" },
@@ -127,7 +127,11 @@ const struct repro_seed repro_seeds[] = {
 			{ .name = "Compaction pages isolated", .key = "isolated",
 			  .unit = "pages", .lower_better = 1, .thread = { "120692036", "118160797" } },
 			{ .name = "Compaction migrate scanned", .key = "migrate_scanned",
-			  .unit = "pages", .thread = { "131210329", "154093268" } },
+			  .unit = "pages", .lower_better = 1,
+			  .thread = { "131210329", "154093268" },
+			  .note = "the thread's rise comes from the scanners meeting "
+			    "later over a long fault load; each kit round starts "
+			    "from a reset state, so that cannot accumulate here" },
 			{ .name = "Compaction free scanned", .key = "free_scanned",
 			  .unit = "pages", .lower_better = 1,
 			  .thread = { "1090587971", "1080632536" } },
@@ -146,10 +150,14 @@ const struct repro_seed repro_seeds[] = {
 			    "(fault-both -6.7% .. +5.5%)" },
 			{ .name = "free scanner passes (in-kernel)", .key = "free_passes",
 			  .unit = "pageblocks", .lower_better = 1 },
-			{ .name = "free pages isolated, nothing migrated to them",
+			{ .name = "free pages isolated, nothing migrated to them (in-kernel)",
 			  .key = "free_unused", .unit = "pages", .lower_better = 1,
-			  .note = "the excess the accounting avoids: free_taken - "
-			    "migrated of the compaction tracepoints" },
+			  .note = "the thread's \"too many freepages isolated\": "
+			    "free_taken - migrated of the compaction tracepoints, "
+			    "given back at the end of compact_zone(); it stands for "
+			    "the pages-isolated row" },
+			{ .name = "free-list searches (in-kernel)", .key = "fast_passes",
+			  .unit = "searches", .lower_better = 1 },
 		},
 	},
 	{
@@ -163,7 +171,7 @@ const struct repro_seed repro_seeds[] = {
 		    "accesses set and a lock eviction takes for write",
 		.variant = "uml-walk",
 		.script = "repro-003",
-		.mem_mb = 512,
+		.mem_mb = 256,
 		.timeout = 600,
 		.boots = 3, .quick_boots = 1,
 		.col = { "combined", "separate" },
