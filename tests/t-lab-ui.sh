@@ -22,6 +22,7 @@ tm new-session -d -s t -x 160 -y 40 "env -u TMUX sh"
 tm set-option -t t status off >/dev/null
 tm send-keys -t t "cd '$TOP' && $UMKIT lab '$LAB'; echo EXIT=\$?" Enter
 step "the pane shows the first step" "ui · step 1/2: Fill tmpfs"
+step "the lab's introduction above it, a list item joined" "^.*\\- a goal whose line goes on here"
 step "the step's view is focused (overview)" "MemTotal"
 step "the pane shows the question" "Predict: Where do tmpfs pages go"
 step "the prediction is asked at once" "your prediction \(a letter, a-b\): _"

@@ -218,6 +218,45 @@ pane_ab(struct ui *u, char **t, const struct lstep *st)
 	}
 }
 
+/*
+ * The lab's introduction as pane lines: paragraphs as P lines, and each
+ * item of an indented list ("  - goal", its continuation lines joined)
+ * one P line of its own (two blanks keep it out of the paragraph).
+ */
+static void
+pane_intro(char **t, const char *intro)
+{
+	char	*text = xstrdup(intro), *q, *nl, *item = NULL, *x;
+	size_t	 lead;
+
+	for (q = text; q != NULL; q = nl ? nl + 1 : NULL) {
+		if ((nl = strchr(q, '\n')) != NULL)
+			*nl = '\0';
+		lead = strspn(q, " ");
+		if (lead > 0 && q[lead] == '-' && q[lead + 1] == ' ') {
+			if (item != NULL)
+				pl(t, 'P', "%s", item);
+			free(item);
+			item = xasprintf("  %s", q + lead);
+		} else if (lead > 0 && item != NULL && q[lead] != '\0') {
+			x = xasprintf("%s %s", item, q + lead);
+			free(item);
+			item = x;
+		} else {
+			if (item != NULL)
+				pl(t, 'P', "%s", item);
+			free(item);
+			item = NULL;
+			pl(t, 'P', "%s", q);
+		}
+	}
+	if (item != NULL)
+		pl(t, 'P', "%s", item);
+	free(item);
+	free(text);
+	pl(t, 'N', "%s", "");
+}
+
 /* Compose and send the pane; ui.lock held. */
 static void
 send_pane(struct ui *u)
@@ -237,6 +276,9 @@ send_pane(struct ui *u)
 	    u->state[u->cur] == LR_PASS ? "  ✓" : u->state[u->cur] == LR_FAIL ? "  ✗" : "");
 	if (u->note[0] != '\0')
 		pl(&t, 'W', "%s", u->note);
+	/* The lab's introduction (its goals) above the first step. */
+	if (u->cur == 0 && l->intro != NULL && l->intro[0] != '\0')
+		pane_intro(&t, l->intro);
 	text = xstrdup(st->text ? st->text : "");
 	for (q = text; q != NULL; q = nl ? nl + 1 : NULL) {
 		nl = strchr(q, '\n');
