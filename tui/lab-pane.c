@@ -136,6 +136,17 @@ lab_pane_update(void)
 	fclose(f);
 }
 
+/* The step number in a pane's title line ("T lab · step 3/6: ..."), or 0. */
+static int
+step_of(const char *text)
+{
+	const char	*nl = strchr(text, '\n'), *p = strstr(text, " · step ");
+
+	if (p == NULL || (nl != NULL && p > nl))
+		return 0;
+	return atoi(p + strlen(" · step "));
+}
+
 /* Read the runner's messages; returns true when something changed. */
 bool
 lab_pane_read(void)
@@ -159,6 +170,9 @@ lab_pane_read(void)
 		m[n] = '\0';
 		changed = true;
 		if (!strncmp(m, "pane\n", 5)) {
+			/* Another step: start at its top, not where the last one was. */
+			if (P.text == NULL || step_of(P.text) != step_of(m + 5))
+				P.scroll = 0;
 			free(P.text);
 			P.text = xstrdup(m + 5);
 		} else if (!strncmp(m, "view ", 5)) {
