@@ -3,8 +3,7 @@
 # umkit reproduce all --quick (issue 24): each seed's table has the
 # thread's own rows and figures, as the threads print them, with the kit's
 # samples in every row and column; the KTAP and JSON outputs carry the
-# same seeds; bad operands are refused; a lab's reproduce step reads the
-# results line; nothing is left behind.
+# same seeds; bad operands are refused; nothing is left behind.
 #
 # Directions are asserted only where the margin measured under a host
 # load of 10 (six other jobs on 2 cores) was several times the spread in
@@ -94,27 +93,7 @@ gt 003 idle_test_calls_separate idle_test_calls_combined 1000 "test_young before
 # against exactly 0).
 gt 004 activate_ns_fixed_classic activate_ns_fixed_mglru 1 "activation's hook runs under classic LRU only"
 
-# A lab's reproduce step: the table in its output, result() from its line.
-cat > "$tmp/r.lab" <<'LAB'
-# SPDX-License-Identifier: GPL-2.0-only
-title    reproduce in a lab step
-minutes  2
-level    intermediate
-variants base
-
-step table Seed 002's table beside the thread's
-| The thread's efficiency rose from 12.03 to 14.26.
-reproduce 002
-check result(reproduce.efficiency_before) > 0
-  fail no efficiency for the before column
-check result(reproduce.allocated_fixed) > 0
-  fail no allocations in the fixed column
-LAB
-out=$(XDG_STATE_HOME="$tmp/state" "$UMKIT" lab "$tmp/r.lab" --batch 2>&1); rc=$?
-is "a lab with a reproduce step: the batch passes" "$rc" 0
-like "... the step runs reproduce on the host (the table goes to the pane)" "$out" \
-	"umkit reproduce 002 --quick \(on the host: its own guests\)"
-like "... and its checks read result(reproduce.KEY_COLUMN)" "$out" \
-	"^ok 2 table: result\(reproduce.allocated_fixed\) > 0"
+# A lab's reproduce step (result(reproduce.KEY_COLUMN)) runs in every
+# seed lab's last step: t-labs checks it there, in labs 02 to 06.
 no_leftovers "nothing left after the runs"
 done_testing
