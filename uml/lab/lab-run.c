@@ -916,6 +916,27 @@ drgn_missing(const char *variant)
 }
 
 /*
+ * Why a host helper (drgn, umkit reproduce) failed, for the step: "timed
+ * out", or "failed: " and the last line it printed (sp->output is cut
+ * there; a static buffer).
+ */
+static const char *
+why_failed(struct spawn *sp)
+{
+	static char	 msg[512];
+	char		*last = sp->output ? strrchr(sp->output, '\n') : NULL;
+
+	while (last != NULL && last > sp->output && last[1] == '\0') {
+		*last = '\0';
+		last = strrchr(sp->output, '\n');
+	}
+	snprintf(msg, sizeof msg, "%s%s", sp->timed_out ? "timed out" : "failed: ",
+	    sp->timed_out ? "" : last ? last + 1 : sp->output ? sp->output :
+	    "no output");
+	return msg;
+}
+
+/*
  * drgn --gens PID|COMM: on the host, the kit's drgn module reads which
  * generation each page of the guest process is in, while the guest runs;
  * its last line "gens: pid=N ... age0=N ..." is result(gens.KEY).
@@ -927,7 +948,7 @@ do_drgn(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 	struct gdb_kernel	 k;
 	struct spawn		 sp;
 	char			*r, pid[32], kernel[4096], variant[256], why[512];
-	char			**av, *target = a->text, *last;
+	char			**av, *target = a->text;
 	int			 rc;
 
 	if ((r = ctl_call(s->gname, f, NULL, 0, NULL)) == NULL) {
@@ -958,14 +979,7 @@ do_drgn(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 	rc = spawn_run(&sp);
 	drgn_argv_free(av);
 	if (rc != 0) {
-		last = sp.output ? strrchr(sp.output, '\n') : NULL;
-		while (last != NULL && last > sp.output && last[1] == '\0') {
-			*last = '\0';
-			last = strrchr(sp.output, '\n');
-		}
-		act_failed(s, st, a, "drgn --gens %s: %s%s", target, sp.timed_out ?
-		    "timed out" : "failed: ", sp.timed_out ? "" : last ? last + 1 :
-		    sp.output ? sp.output : "");
+		act_failed(s, st, a, "drgn --gens %s: %s", target, why_failed(&sp));
 		free(sp.output);
 		return -1;
 	}
@@ -983,7 +997,7 @@ static int
 do_repro(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 {
 	struct spawn	 sp;
-	char		*umkit = top_path("build/bin/umkit"), *last;
+	char		*umkit = top_path("build/bin/umkit");
 	char		*av[] = { umkit, "reproduce", a->text, "--quick", "--results",
 			    NULL };
 	int		 rc;
@@ -998,14 +1012,7 @@ do_repro(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 	rc = spawn_run(&sp);
 	free(umkit);
 	if (rc != 0 || sp.output == NULL || strstr(sp.output, "\nreproduce:") == NULL) {
-		last = sp.output ? strrchr(sp.output, '\n') : NULL;
-		while (last != NULL && last > sp.output && last[1] == '\0') {
-			*last = '\0';
-			last = strrchr(sp.output, '\n');
-		}
-		act_failed(s, st, a, "reproduce %s: %s%s", a->text, sp.timed_out ?
-		    "timed out" : "failed: ", sp.timed_out ? "" : last ? last + 1 :
-		    sp.output ? sp.output : "no output");
+		act_failed(s, st, a, "reproduce %s: %s", a->text, why_failed(&sp));
 		free(sp.output);
 		return -1;
 	}
