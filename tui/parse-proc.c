@@ -84,6 +84,51 @@ parse_statm(const char *buf, size_t len, struct statm *sm)
 	return 0;
 }
 
+/*
+ * "PID (COMM) STATE PPID ... RSS ...": COMM may hold blanks and ')', so
+ * the fields are counted from the last ')'; RSS is field 24.
+ */
+int
+parse_pidstat(const char *buf, size_t len, struct pidstat *ps)
+{
+	struct lines	 l;
+	struct tok	 line, rest, t[24];
+	const char	*rp = NULL;
+	u64		 pid;
+	size_t		 i;
+
+	memset(ps, 0, sizeof(*ps));
+	lines_init(&l, buf, len);
+	if (!lines_next(&l, &line)) {
+		perr(ps->err, 1, "stat: empty");
+		return -1;
+	}
+	for (i = 0; i < line.n; i++)
+		if (line.s[i] == ')')
+			rp = line.s + i;
+	rest.s = line.s;
+	rest.n = 0;
+	while (rest.n < line.n && line.s[rest.n] != ' ')
+		rest.n++;
+	if (rp == NULL || !tok_u64(rest, &pid) || pid > 1U << 30) {
+		perr(ps->err, 1, "stat: expected 'PID (COMM) ...'");
+		return -1;
+	}
+	rest.s = rp + 1;
+	rest.n = (size_t)(line.s + line.n - rest.s);
+	/* fields 3 .. 24 after the ')': state is t[0], rss t[21] */
+	if (tok_split(rest, t, 24) < 22 || !tok_u64(t[21], &ps->rss)) {
+		perr(ps->err, 1, "stat: no resident pages (field 24)");
+		return -1;
+	}
+	if (cut_short(ps->err, buf, len, 1, "stat")) {
+		ps->rss = 0;
+		return -1;
+	}
+	ps->pid = (int)pid;
+	return 0;
+}
+
 /* The leading "MAJOR.MINOR" of the kernel release string. */
 int
 parse_osrelease(const char *buf, size_t len, struct osrelease *o)

@@ -397,6 +397,16 @@ struct statm {
 };
 int	parse_statm(const char *buf, size_t len, struct statm *);
 
+/* /proc/PID/stat: the resident pages (field 24), the approximate read of
+ * the rss counters in 7.2 (get_mm_rss(), fs/proc/array.c:613), where
+ * statm and status are exact sums (fs/proc/task_mmu.c:42-44, 98-103). */
+struct pidstat {
+	int	pid;
+	u64	rss;		/* pages */
+	char	err[PERR_LEN];
+};
+int	parse_pidstat(const char *buf, size_t len, struct pidstat *);
+
 /* /proc/sys/kernel/osrelease: "MAJOR.MINOR[.PATCH][-EXTRA]". */
 struct osrelease {
 	int	major, minor;

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * view-counters.c - counter modes: the mm rss counters (anon, file, shmem,
- * swap) of the largest processes as /proc/PID/status reports them next to
- * /proc/PID/statm's resident count, with each mm's counter mode: the
+ * swap) of the largest processes as /proc/PID/status reports them (the
+ * exact sums of fs/proc/task_mmu.c:42-44) next to /proc/PID/stat's
+ * resident pages, the approximate read (get_mm_rss() at
+ * fs/proc/array.c:613: the shared part without the per-cpu ones), and the
+ * gap between them; statm is exact too in 7.2 (fs/proc/task_mmu.c:98-103)
+ * and only ranks the processes; each mm's counter mode: the
  * RssCounterMode line of a kernel that has one (the rss-lazy variant:
  * atomic until a second thread, then percpu; a switch is marked as it is
  * seen, with the global count from vmstat rss_percpu_switch), else the mode
@@ -33,6 +37,8 @@ struct proc_row {
 	u64		 resident;	/* statm, pages */
 	struct pidstatus st;
 	bool		 have_status;
+	u64		 stat_rss;	/* /proc/PID/stat, pages */
+	bool		 have_stat;
 };
 
 /* Global counters shown, and whether zoneinfo has them per zone or node. */
@@ -168,9 +174,15 @@ read_status(struct source *src, int i, double now)
 {
 	char	path[64];
 
+	struct pidstat	ps;
+
 	snprintf(path, sizeof(path), "proc/%d/status", procs[i].pid);
 	procs[i].have_status = source_read(src, path, &fbuf) == 0 &&
 	    parse_pidstatus(fbuf.p, fbuf.len, &procs[i].st) == 0;
+	snprintf(path, sizeof(path), "proc/%d/stat", procs[i].pid);
+	procs[i].have_stat = source_read(src, path, &fbuf) == 0 &&
+	    parse_pidstat(fbuf.p, fbuf.len, &ps) == 0;
+	procs[i].stat_rss = procs[i].have_stat ? ps.rss : 0;
 	if (procs[i].have_status && procs[i].st.mode[0]) {
 		any_mode = true;
 		note_mode(procs[i].pid, procs[i].st.mode, now);
@@ -295,7 +307,7 @@ counters_draw(struct frame *f)
 	fr_printf(f, line++, 0, C_TITLE, "mm rss counters (kB)  %d processes with memory, largest first",
 	    nprocs_all);
 	fr_printf(f, line++, 0, C_DIM, "%6s %-12s %3s %8s %8s %7s %6s %8s %5s %s", "pid", "name",
-	    "thr", "RssAnon", "RssFile", "RssShmem", "Swap", "statm", "gap", "mode");
+	    "thr", "RssAnon", "RssFile", "RssShmem", "Swap", "stat", "gap", "mode");
 	if (rc_proc < 0)
 		fr_text(f, line++, 0, C_WARN, "proc: not listable");
 	for (int i = 0; i < nprocs; i++) {
@@ -303,15 +315,20 @@ counters_draw(struct frame *f)
 		const struct pidstatus	*s = &p->st;
 		/* in double: a guest's counters may be anything up to 2^64 */
 		double			 gap = ((double)s->rss_anon + (double)s->rss_file +
-		    (double)s->rss_shmem) - (double)p->resident * 4;
+		    (double)s->rss_shmem) - (double)p->stat_rss * 4;
 
 		if (!p->have_status) {
 			fr_printf(f, line++, 0, C_DIM, "%6d (status not readable)", p->pid);
 			continue;
 		}
-		x = fr_printf(f, line, 0, C_NORM, "%6d %-12.12s %3d %8llu %8llu %7llu %6llu %8.0f %+5.0f ",
-		    p->pid, s->name, s->threads, s->rss_anon, s->rss_file, s->rss_shmem,
-		    s->vm_swap, (double)p->resident * 4, gap);
+		if (p->have_stat)
+			x = fr_printf(f, line, 0, C_NORM, "%6d %-12.12s %3d %8llu %8llu %7llu %6llu %8.0f %+5.0f ",
+			    p->pid, s->name, s->threads, s->rss_anon, s->rss_file, s->rss_shmem,
+			    s->vm_swap, (double)p->stat_rss * 4, gap);
+		else
+			x = fr_printf(f, line, 0, C_NORM, "%6d %-12.12s %3d %8llu %8llu %7llu %6llu %8s %5s ",
+			    p->pid, s->name, s->threads, s->rss_anon, s->rss_file, s->rss_shmem,
+			    s->vm_swap, "-", "-");
 
 		if (s->mode[0] && mode_switched(p->pid, data_now))
 			fr_printf(f, line, x, C_MARK, ">%s", s->mode);
@@ -326,11 +343,11 @@ counters_draw(struct frame *f)
 	else if (any_mode)
 		x = fr_printf(f, line, 0, C_DIM, "mode: from status; >: switched < %d s ago", MARK_MS / 1000);
 	else if (implied[0])
-		x = fr_printf(f, line, 0, C_DIM, "mode: implied by Linux %d.%d (%s).  gap = status - statm",
+		x = fr_printf(f, line, 0, C_DIM, "mode: implied by Linux %d.%d (%s).  gap = status - stat",
 		    osrel.major, osrel.minor,
 		    strcmp(implied, "percpu") ? "atomic before 6.2" : "percpu since 6.2");
 	else
-		x = fr_text(f, line, 0, C_DIM, "mode: not exposed by this kernel.  gap = status - statm resident");
+		x = fr_text(f, line, 0, C_DIM, "mode: not exposed by this kernel.  gap = status - stat resident");
 	if (have_switches && switches_rose_at > 0 && data_now - switches_rose_at < MARK_MS)
 		fr_printf(f, line, x + 1, C_MARK, "+%llu", switches_rose_by);
 	line++;
@@ -367,6 +384,7 @@ counters_key(int ch)
 
 static const char *const counters_files[] = {
 	"proc/vmstat", "proc/zoneinfo", "proc/[0-9]*/statm", "proc/[0-9]*/status",
+	"proc/[0-9]*/stat",
 	"proc/sys/kernel/osrelease",
 	NULL,
 };

@@ -76,6 +76,7 @@ run(unsigned which, const char *b, size_t n)
 		break;
 	}
 	case 13: { struct osrelease v; parse_osrelease(b, n, &v); check_err(v.err); break; }
+	case 14: { struct pidstat v; parse_pidstat(b, n, &v); check_err(v.err); break; }
 	}
 }
 
@@ -90,7 +91,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (b == NULL)
 		return 0;
 	memcpy(b, data + 1, size - 1);
-	run(data[0] % 14, b, size - 1);
+	run(data[0] % 15, b, size - 1);
 	free(b);
 	return 0;
 }

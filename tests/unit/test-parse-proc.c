@@ -69,6 +69,35 @@ run_statm(const char *b, size_t n, char *err, struct rows *out)
 	return r;
 }
 
+/* Adapter for robust_rows(): pid and resident pages, on success. */
+static int
+run_pidstat(const char *b, size_t n, char *err, struct rows *out)
+{
+	struct pidstat	ps;
+	int		r = parse_pidstat(b, n, &ps);
+
+	memcpy(err, ps.err, PERR_LEN);
+	if (r == 0)
+		rows_add(out, "%d %llu", ps.pid, ps.rss);
+	return r;
+}
+
+/* A comm with blanks and ')' in it: the fields count from the last ')'. */
+static void
+test_pidstat_comm(void **st)
+{
+	const char	*s = "42 (a) b) c) R 1 42 42 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 1000 77 18446744073709551615\n";
+	struct pidstat	 ps;
+
+	(void)st;
+	assert_int_equal(parse_pidstat(s, strlen(s), &ps), 0);
+	assert_int_equal(ps.pid, 42);
+	assert_int_equal(ps.rss, 77);
+	assert_int_equal(parse_pidstat("42 (x) R 1\n", 11, &ps), -1);
+	assert_string_not_equal(ps.err, "");
+	assert_int_equal(parse_pidstat("x (y) R\n", 8, &ps), -1);
+}
+
 /* Init's status and statm: rss counters in kB and pages. */
 static void
 test_fixture(void **st)
@@ -77,6 +106,7 @@ test_fixture(void **st)
 	char			*b = fixture("guest/proc/1/status", &len);
 	struct pidstatus	 ps;
 	struct statm		 sm;
+	struct pidstat		 pst;
 	struct cpustat		 cs;
 
 	assert_int_equal(parse_pidstatus(b, len, &ps), 0);
@@ -92,6 +122,12 @@ test_fixture(void **st)
 	assert_int_equal(parse_statm(b, len, &sm), 0);
 	assert_int_equal(sm.resident * 4, FX_PID1_ANON + FX_PID1_FILE);
 	robust_rows(b, len, run_statm, nonblank_line);
+	free(b);
+	b = fixture("guest/proc/1/stat", &len);
+	assert_int_equal(parse_pidstat(b, len, &pst), 0);
+	assert_int_equal(pst.pid, 1);
+	assert_int_equal(pst.rss, sm.resident);
+	robust_rows(b, len, run_pidstat, NULL);
 	free(b);
 	b = fixture("guest/proc/stat", &len);
 	assert_int_equal(parse_cpustat(b, len, &cs), 0);
@@ -161,6 +197,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_pidstat_comm),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_osrelease),
 	};
