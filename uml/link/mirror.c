@@ -14,10 +14,12 @@
  * is fresh too.  Known binary files (/proc/kpageflags ...) and files over
  * the protocol's whole-read limit (EFBIG) use offset reads instead.
  *
- * Threads: MIRROR_WORKERS threads read /dev/fuse (non-blocking, polled
- * together with a stop pipe) and process requests; mirror_stop() writes
- * the pipe, joins them, unmounts and closes /dev/fuse, which aborts any
- * request still queued so no reader hangs.
+ * Threads: MIRROR_WORKERS threads process requests; one at a time reads
+ * /dev/fuse (non-blocking, polled together with a stop pipe), then hands
+ * that role on and serves what it read: a request wakes one thread, not
+ * all of them.  mirror_stop() writes the pipe, joins them, unmounts and
+ * closes /dev/fuse, which aborts any request still queued so no reader
+ * hangs.
  */
 #define _GNU_SOURCE
 #define FUSE_USE_VERSION 34
@@ -106,6 +108,7 @@ struct mirror {
 	char			*mountpoint;
 	struct fuse_session	*se;
 	int			 stopfd[2];	/* stop pipe: written once */
+	pthread_mutex_t		 rx;		/* held by the reading worker */
 	pthread_t		 workers[MIRROR_WORKERS];
 	int			 nworkers;
 	uid_t			 uid;
@@ -1016,7 +1019,10 @@ static const struct fuse_lowlevel_ops mirror_ops = {
 	.removexattr	= deny_removexattr,
 };
 
-/* Serve requests until the stop pipe is written or the mount goes away. */
+/*
+ * Serve requests until the stop pipe is written or the mount goes away;
+ * only the worker holding m->rx polls and reads /dev/fuse.
+ */
 static void *
 worker_main(void *arg)
 {
@@ -1030,18 +1036,18 @@ worker_main(void *arg)
 	pfd[1].fd = m->stopfd[0];
 	pfd[1].events = POLLIN;
 	for (;;) {
-		if (poll(pfd, 2, -1) == -1) {
-			if (errno == EINTR)
+		pthread_mutex_lock(&m->rx);
+		do {
+			if (poll(pfd, 2, -1) == -1) {
+				r = errno == EINTR ? -EINTR : -1;
 				continue;
-			break;
-		}
-		if (pfd[1].revents != 0)
-			break;
-		r = fuse_session_receive_buf(m->se, &fbuf);
-		if (r == -EINTR || r == -EAGAIN)
-			continue;
+			}
+			r = pfd[1].revents != 0 ? -1 :
+			    fuse_session_receive_buf(m->se, &fbuf);
+		} while (r == -EINTR || r == -EAGAIN);
+		pthread_mutex_unlock(&m->rx);
 		if (r <= 0)
-			break;		/* unmounted (0) or a device error */
+			break;		/* stop, unmounted (0), a device error */
 		fuse_session_process_buf(m->se, &fbuf);
 	}
 	free(fbuf.mem);
@@ -1185,6 +1191,7 @@ mirror_start(struct link *link, const char *mountpoint,
 	m->by_path = xcalloc(m->nbuckets, sizeof *m->by_path);
 	m->next_ino = FUSE_ROOT_ID + 1;
 	pthread_mutex_init(&m->lock, NULL);
+	pthread_mutex_init(&m->rx, NULL);
 	pthread_cond_init(&m->cond, NULL);
 
 	pthread_mutex_lock(&fuse_log_lock);
@@ -1315,6 +1322,7 @@ mirror_stop(struct mirror *m)
 	free(m->by_path);
 	allowlist_free(m->allow);
 	pthread_mutex_destroy(&m->lock);
+	pthread_mutex_destroy(&m->rx);
 	pthread_cond_destroy(&m->cond);
 	free(m->mountpoint);
 	free(m);
