@@ -127,10 +127,15 @@ verdict(char *buf, size_t len, const struct repro_seed *s, int c,
 		snprintf(buf, len, "%s%s", against, dir_word(x));
 		return;
 	}
-	snprintf(buf, len, "%s%s; difference %s the spread (%.1fx)%s", against,
-	    dir_word(x), x->beyond ? "larger than" : "within",
-	    sd > 0 ? fabs(x->mean[1] - x->mean[0]) / sd : 0.0,
-	    x->p_holm < 0.05 ? ", significant" : "");
+	if (sd == 0)
+		snprintf(buf, len, "%s%s; %s (no spread: exact counts)", against,
+		    dir_word(x), x->mean[1] != x->mean[0] ? "a difference" :
+		    "no difference");
+	else
+		snprintf(buf, len, "%s%s; difference %s the spread (%.1fx)%s", against,
+		    dir_word(x), x->beyond ? "larger than" : "within",
+		    fabs(x->mean[1] - x->mean[0]) / sd,
+		    x->p_holm < 0.05 ? ", significant" : "");
 }
 
 void
@@ -139,9 +144,16 @@ repro_table(const struct repro_data *d, FILE *f)
 	const struct repro_seed *s = d->s;
 	struct repro_cmp (*cmp)[REPRO_MAX_COLS] = xcalloc(REPRO_MAX_ROWS, sizeof *cmp);
 	char		 a[32], b[32], tp[32], v[160];
-	int		 r, c, i, g;
+	int		 r, c, i, g, lw = 20;
 
 	repro_stats(d, cmp);
+	/* the column labels' width: "  NAME (THREAD'S NAME)" */
+	for (c = 0; c < REPRO_MAX_COLS && s->col[c] != NULL; c++) {
+		int w = 2 + (int)strlen(s->col[c]) + (s->thread_col[c] != NULL ?
+		    3 + (int)strlen(s->thread_col[c]) : 0);
+
+		lw = w > lw ? w : lw;
+	}
 	fprintf(f, "== seed %s: %s (%s)\n", s->id, s->title, s->file);
 	fprintf(f, "thread: %s\n", s->thread_setup);
 	fprintf(f, "kit:    %s\n", s->kit_setup);
@@ -162,7 +174,7 @@ repro_table(const struct repro_data *d, FILE *f)
 		if (col)
 			fprintf(f, "\n");
 	}
-	fprintf(f, "%-26s %-22s %-24s %-22s %s\n", "", "thread", "kit: mean ± sd (n)",
+	fprintf(f, "%-*s %-22s %-24s %-22s %s\n", lw, "", "thread", "kit: mean ± sd (n)",
 	    "change [95% CI]", "p (Holm)");
 	for (r = 0; r < REPRO_MAX_ROWS && s->row[r].name != NULL; r++) {
 		const struct repro_row *w = &s->row[r];
@@ -172,7 +184,7 @@ repro_table(const struct repro_data *d, FILE *f)
 		for (c = 0; c < REPRO_MAX_COLS && s->col[c] != NULL; c++) {
 			const struct repro_cmp *x = &cmp[r][c];
 			double m, sd;
-			char th[64], col[40];
+			char th[64], col[80];
 
 			snprintf(col, sizeof col, "  %s%s%s%s", s->col[c],
 			    s->thread_col[c] != NULL ? " (" : "",
@@ -184,7 +196,7 @@ repro_table(const struct repro_data *d, FILE *f)
 			snprintf(th, sizeof th, "%s%s", w->thread[c] != NULL ?
 			    w->thread[c] : "-", tp);
 			if (d->n[r][c] == 0) {
-				fprintf(f, "%-26s %-22s %s\n", col, th, "no samples");
+				fprintf(f, "%-*s %-22s %s\n", lw, col, th, "no samples");
 				continue;
 			}
 			stats_mean_sd(d->v[r][c], d->n[r][c], &m, &sd);
@@ -195,14 +207,14 @@ repro_table(const struct repro_data *d, FILE *f)
 			else
 				snprintf(v, sizeof v, "%s (1: no spread)", a);
 			if (c == 0 || !x->ok) {
-				fprintf(f, "%-26s %-22s %s\n", col, th, v);
+				fprintf(f, "%-*s %-22s %s\n", lw, col, th, v);
 				continue;
 			}
 			snprintf(a, sizeof a, "%+.1f%% [%+.1f, %+.1f]", x->change_pct,
 			    x->ci_lo, x->ci_hi);
-			fprintf(f, "%-26s %-22s %-24s %-22s %.2g\n", col, th, v, a, x->p_holm);
+			fprintf(f, "%-*s %-22s %-24s %-22s %.2g\n", lw, col, th, v, a, x->p_holm);
 			verdict(v, sizeof v, s, c, x);
-			fprintf(f, "%-26s %s\n", "", v);
+			fprintf(f, "%-*s %s\n", lw, "", v);
 		}
 		if (w->note != NULL)
 			fprintf(f, "  note: %s\n", w->note);
