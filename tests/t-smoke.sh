@@ -124,6 +124,7 @@ like "... the bench table, lkp-style" "$out" '%change .* metric'
 like "... a fork line" "$out" '[0-9.]+ +±[0-9]+% +[-+][0-9.]+%.* procbench.fork_us'
 like "... the legend" "$out" '2 boots per side, interleaved'
 check "... --json parses, 2 samples per side" python3 -c "import json,sys; d=json.load(open('$tmp/r.json')); m=d['metrics']['procbench.fork_us']['samples']; sys.exit(0 if len(m[0])==2 and len(m[1])==2 and d['kernels'][0]['host'] else 1)"
+check "... --json has the verdict and each file's state" python3 -c "import json,sys; d=json.load(open('$tmp/r.json')); f=d['files']; sys.exit(0 if d['verdict']=='PASS' and len(f)==1 and f[0]['file']=='mm/vmscan.c' and f[0]['state']=='built' and [x['name'] for x in d['stages']][3]=='tested' else 1)"
 check "... --junit is well-formed XML" xmllint --noout $tmp/r.xml
 is "... --junit has a testcase per stage" "$(xmllint --xpath 'count(//testcase)' $tmp/r.xml)" 7
 like "... what the build tested: its file, with its object" "$out" 'smoke: tested ok: 1 of 1 code file built into this kernel
@@ -179,12 +180,13 @@ is "... --ktap: a KTAP document, its plan and 7 results" \
 like "... the tested stage's files as diagnostics" "$ktap" '^# mm/vmscan.c: built \(mm/vmscan.o\)$'
 # --- a verdict that says what it tested ------------------------------------
 section "NOT TESTED"
-out2=$("$UMKIT" smoke --labs none --bench none --ktap $F/thp.patch 2>&1); rc=$?
+out2=$("$UMKIT" smoke --labs none --bench none --ktap --json $tmp/thp.json $F/thp.patch 2>&1); rc=$?
 is "a patch to mm/huge_memory.c (not built on UML): status 8" "$rc" 8
 like "... NOT TESTED, not PASS" "$out2" '^smoke: NOT TESTED smoke-[0-9a-f]+ '
 like "... the file and why: the option, that UML cannot have it, the Makefile line" "$out2" \
 	'^    mm/huge_memory.c: not built: CONFIG_TRANSPARENT_HUGEPAGE cannot be set for ARCH=um .*\(mm/Makefile: obj-\$\(CONFIG_TRANSPARENT_HUGEPAGE\) \+= huge_memory.o'
 like "... nothing booted" "$out2" '^not ok 4 tested # NOT TESTED'
+check "... --json: NOT TESTED, the file not built, with the reason" python3 -c "import json,sys; d=json.load(open('$tmp/thp.json')); f=d['files'][0]; sys.exit(0 if d['verdict']=='NOT TESTED' and f['file']=='mm/huge_memory.c' and f['state']=='not built' and 'CONFIG_TRANSPARENT_HUGEPAGE' in f['line'] else 1)"
 if printf '%s\n' "$out2" | grep -q '^smoke: boot'; then not_ok "... no boot for it" "$out2"; else ok "... no boot for it"; fi
 out2=$("$UMKIT" smoke --labs none --bench none $F/damon.patch 2>&1); rc=$?
 is "a patch to mm/damon/core.c: NOT TESTED too (status 8)" "$rc" 8

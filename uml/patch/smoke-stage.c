@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,38 @@ smoke_junit(const struct smoke *s, FILE *f)
 		fprintf(f, "</system-out></testcase>\n");
 	}
 	fprintf(f, "</testsuite>\n</testsuites>\n");
+}
+
+int
+smoke_json_write(const struct smoke *s, const char *verdict)
+{
+	json_error_t	 je;
+	json_t		*o = NULL, *st = json_array(), *fl = json_array();
+	int		 i, rc;
+
+	/* the bench stage's file of this run, or a new one */
+	if (s->json_bench && (o = json_load_file(s->json, JSON_REJECT_DUPLICATES,
+	    &je)) == NULL)
+		return -1;
+	if (o == NULL)
+		o = json_object();
+	for (i = 0; i < s->nstages; i++)
+		json_array_append_new(st, json_pack("{s:s, s:b, s:s, s:f, s:s?}",
+		    "name", s->stages[i].name, "ok", stage_ok(&s->stages[i]),
+		    "text", s->stages[i].text, "secs", s->stages[i].secs,
+		    "detail", s->stages[i].detail));
+	for (i = 0; s->file_state != NULL && i < s->nchanged; i++)
+		json_array_append_new(fl, json_pack("{s:s, s:s, s:s}", "file",
+		    s->changed[i], "state", s->file_state[i], "line",
+		    s->file_line[i]));
+	json_object_set_new(o, "umkit_smoke", json_integer(1));
+	json_object_set_new(o, "variant", json_string(s->variant ? s->variant : "?"));
+	json_object_set_new(o, "verdict", json_string(verdict));
+	json_object_set_new(o, "stages", st);
+	json_object_set_new(o, "files", fl);
+	rc = json_dump_file(o, s->json, JSON_INDENT(1));
+	json_decref(o);
+	return rc;
 }
 
 /* Write the JUnit suite to path. */

@@ -181,6 +181,7 @@ smoke_tested(struct smoke *s)
 	char	 why[1200], hdr[512];
 	int	 i, tested = 0, code = 0, budget = 200000, n;
 	char	**lines = xcalloc((size_t)s->nchanged + 1, sizeof *lines);
+	const char **state = xcalloc((size_t)s->nchanged + 1, sizeof *state);
 	struct stat sb;
 
 	src = xasprintf("%s/src", tree);
@@ -195,9 +196,11 @@ smoke_tested(struct smoke *s)
 			if (stat(o, &sb) == 0) {
 				tested++;
 				lines[i] = xasprintf("%s: built (%s)", f, obj);
+				state[i] = "built";
 			} else {
 				why_unbuilt(src, objd, f, obj, why, sizeof why);
 				lines[i] = xasprintf("%s: %s", f, why);
+				state[i] = "not built";
 			}
 			free(o);
 			free(obj);
@@ -211,11 +214,16 @@ smoke_tested(struct smoke *s)
 				tested++;
 				lines[i] = xasprintf("%s: in %d built object%s", f, n,
 				    n == 1 ? "" : "s");
-			} else
+				state[i] = "included";
+			} else {
 				lines[i] = xasprintf("%s: no built object includes it", f);
-		} else
+				state[i] = "not included";
+			}
+		} else {
 			lines[i] = xasprintf("%s: not C (Kconfig, Makefile, docs: "
 			    "what it changes shows in the other files)", f);
+			state[i] = "not code";
+		}
 	}
 	if (tested > 0)
 		smoke_stage(s, "tested", "ok: %d of %d code file%s built into this "
@@ -227,9 +235,10 @@ smoke_tested(struct smoke *s)
 	for (i = 0; i < s->nchanged; i++) {
 		printf("    %s\n", lines[i]);
 		smoke_stage_detail(s, lines[i]);
-		free(lines[i]);
 	}
-	free(lines);
+	/* kept for --json (smoke_free frees them) */
+	s->file_line = lines;
+	s->file_state = state;
 	free(src);
 	free(objd);
 	free(tree);

@@ -54,9 +54,16 @@ smoke_free(struct smoke *s)
 	free(s->variant);
 	free(s->kernel);
 	free(s->cov_dir);
-	for (i = 0; i < s->nchanged; i++)
+	for (i = 0; i < s->nchanged; i++) {
 		free(s->changed[i]);
+		if (s->file_line != NULL)
+			free(s->file_line[i]);
+	}
 	free(s->changed);
+	free(s->file_line);
+	free(s->file_state);
+	s->file_line = NULL;
+	s->file_state = NULL;
 	s->changed = NULL;
 	s->nchanged = 0;
 	for (i = 0; i < s->npatches; i++)
@@ -103,6 +110,7 @@ smoke_bench(struct smoke *s)
 		bench_table(&r, stdout);
 		if (s->json != NULL && bench_json_write(&r, s->json) < 0)
 			fatalx("cannot write %s", s->json);
+		s->json_bench = s->json != NULL;
 		if (s->plot != NULL) {
 			char err[512];
 
@@ -597,6 +605,10 @@ done:
 		smoke_ktap(s, stdout);
 	if (s->junit != NULL && smoke_junit_write(s, s->junit) < 0)
 		fatal("%s", s->junit);
+	if (s->json != NULL && smoke_json_write(s, rc >= 128 && rc != EXIT_PANIC ?
+	    "INTERRUPTED" : rc == 0 ? "PASS" : rc == SMOKE_NOT_TESTED ?
+	    "NOT TESTED" : "FAIL") < 0)
+		fatal("%s", s->json);
 	if (rc >= 128 && rc != EXIT_PANIC)
 		printf("smoke: INTERRUPTED after %.1f s\n", (now_ms() - t0) / 1000.0);
 	else

@@ -84,6 +84,12 @@ struct smoke {
 	char		*cov_dir;	/* build/smoke/HASH-cov (--coverage) */
 	char		**changed;	/* the files the patches change, once each */
 	int		 nchanged;
+	/* Per changed file, what the build tested (smoke-tested.c): a state
+	 * ("built", "included", "not built", "not included", "not code") and
+	 * its line "FILE: ..." with the reason. */
+	const char	**file_state;
+	char		**file_line;
+	int		 json_bench;	/* the bench stage wrote s->json */
 	/* Per patch, for the JUnit file: its coverage in one line. */
 	char		*cov_prop[SMOKE_MAX_PATCHES];
 	int		 npatches;
@@ -116,6 +122,13 @@ void	 smoke_free(struct smoke *);
 int	 smoke_tested(struct smoke *);
 
 /* smoke-stage.c: the stage record. */
+
+/*
+ * --json: the verdict, the stages and each changed file's state, added
+ * to the benchmark samples the bench stage wrote there (or alone when no
+ * benchmark ran).  0, or -1 (errno, or a file that is not JSON).
+ */
+int	 smoke_json_write(const struct smoke *, const char *verdict);
 
 /* Record and print a stage's line: "smoke: STAGE  RESULT". */
 void	 smoke_stage(struct smoke *, const char *name, const char *fmt, ...)
