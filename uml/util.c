@@ -246,6 +246,21 @@ top_path(const char *rel)
 	return kit_map(kit(), rel);
 }
 
+/* The launcher of a kit, installed or in a checkout. */
+char *
+kit_umkit(const struct kit_layout *L)
+{
+	return L->installed ? xasprintf("%s/bin/umkit", L->top) :
+	    kit_map(L, "build/bin/umkit");
+}
+
+/* The launcher of the running kit. */
+char *
+umkit_exe(void)
+{
+	return kit_umkit(kit());
+}
+
 /* mkdir -p path, each new directory with mode; 0 or -1. */
 int
 mkdir_p(const char *path, mode_t mode)

@@ -101,6 +101,13 @@ struct kit_layout {
 void	 kit_layout_init(struct kit_layout *, const char *exe);
 /* Free what kit_layout_init() allocated. */
 void	 kit_layout_free(struct kit_layout *);
+/*
+ * The umkit launcher of layout L, for a child process of the kit
+ * (allocated): PREFIX/bin/umkit of an install, TOP/build/bin/umkit of a
+ * checkout; umkit_exe() is the running kit's.
+ */
+char	*kit_umkit(const struct kit_layout *L);
+char	*umkit_exe(void);
 /* The running program's layout (from /proc/self/exe, once). */
 const struct kit_layout *kit(void);
 /*

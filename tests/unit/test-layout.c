@@ -90,7 +90,7 @@ static void
 test_checkout(void **st)
 {
 	struct kit_layout	 L;
-	char			*exe = xasprintf("%s/co/build/bin/umkit", tmp);
+	char			*exe = xasprintf("%s/co/build/bin/umkit", tmp), *got;
 
 	touch("co/build/bin/umkit", 0755);
 	kit_layout_init(&L, exe);
@@ -100,6 +100,9 @@ test_checkout(void **st)
 	maps(&L, "run", "/co/run");
 	maps(&L, "uml/link/allow.conf", "/co/uml/link/allow.conf");
 	maps(&L, "run/log/x.log", "/co/run/log/x.log");
+	got = kit_umkit(&L);
+	assert_string_equal(got, exe);
+	free(got);
 	kit_layout_free(&L);
 	/* the ASan launcher lives in build/tests/ */
 	free(exe);
@@ -131,7 +134,7 @@ static void
 test_install_defaults(void **st)
 {
 	struct kit_layout	 L;
-	char			*exe = xasprintf("%s/pfx/bin/umkit", tmp);
+	char			*exe = xasprintf("%s/pfx/bin/umkit", tmp), *got;
 
 	make_install();
 	kit_layout_init(&L, exe);
@@ -149,6 +152,11 @@ test_install_defaults(void **st)
 	maps(&L, "run", "/.local/state/umkit/run");
 	maps(&L, "run/x/mnt", "/.local/state/umkit/run/x/mnt");
 	maps(&L, "run/log/exec.log", "/.local/state/umkit/log/exec.log");
+	/* the launcher a child runs: bin/, not lib/ (compare, smoke, a
+	 * lab's reproduce step) */
+	got = kit_umkit(&L);
+	assert_string_equal(got, exe);
+	free(got);
 	kit_layout_free(&L);
 	free(exe);
 }

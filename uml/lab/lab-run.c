@@ -997,7 +997,7 @@ static int
 do_repro(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 {
 	struct spawn	 sp;
-	char		*umkit = top_path("build/bin/umkit");
+	char		*umkit = umkit_exe();
 	char		*av[] = { umkit, "reproduce", a->text, "--quick", "--results",
 			    NULL };
 	int		 rc;

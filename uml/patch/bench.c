@@ -241,7 +241,7 @@ boot_start(struct spawn *sp, char *argv[20], char opt[3][24],
 	char	 tmpl[] = "/tmp/umkit-bench.XXXXXX";
 	int	 i = 0;
 
-	argv[i++] = top_path("build/bin/umkit");
+	argv[i++] = umkit_exe();
 	argv[i++] = "exec";
 	snprintf(opt[0], sizeof opt[0], "%d", b->cpus > 0 ? b->cpus : 2);
 	argv[i++] = "-c";

@@ -31,7 +31,7 @@ static const char *report_marks[] = {
 static char *
 self(void)
 {
-	return top_path("build/bin/umkit");
+	return umkit_exe();
 }
 
 /* A boot's log being watched for a flood (flood_tick). */
