@@ -22,7 +22,7 @@ kb() { UMKIT_PATCHES=$tmp/patches UMKIT_BUILD=$b uml/kernel/kbuild.sh "$@"; }
 cc_of() { awk '$1 == "CC" { print $2 }' $b/k/$1/build.log; }
 
 # base's own first build has no tree to start from.
-mkdir -p $tmp/patches/base && cp patches/base/series $tmp/patches/base/
+mkdir -p $tmp/patches/base && cp patches/base/series patches/base/*.patch $tmp/patches/base/
 out=$(kb base 2>&1); rc=$?
 is "base builds in a build directory of its own" "$rc" 0
 if [ "$rc" != 0 ]; then
