@@ -24,9 +24,12 @@ like "-n 1 is refused with the range" "$(cat "$tmp/o")" "-n 1: want a number of 
 "$UMKIT" reproduce all --quick --results --ktap --json "$tmp/r.json" \
 	> "$tmp/ktap" 2> "$tmp/err"
 rc=$?
-# A row fails KTAP only when it goes against the thread beyond the
-# spread and significantly: with two rounds Holm leaves none significant.
-is "reproduce all --quick: exit 0" "$rc" 0 || tail -n 30 "$tmp/err" | sed 's/^/#   /'
+# 0, or 1 when a row went against the thread beyond its spread and
+# significantly (--ktap): that is a finding, not a failure of the kit --
+# seed 002's rounds repeat exactly within a boot, so a --quick run of one
+# boot has almost no spread and can go either way (docs/reproduce.md).
+like "reproduce all --quick: exit 0 or 1 (a row against the thread)" "$rc" '^[01]$' ||
+	tail -n 30 "$tmp/err" | sed 's/^/#   /'
 table=$(cat "$tmp/err")
 
 # The threads' own figures, copied from ../shared/seeds/*.txt.
@@ -54,7 +57,7 @@ for s in 000 001 002 003 004; do
 	like "seed $s: a column has a spread and a change with its interval" "$b" \
 		' ± [0-9.]+ \(([2-9]|[1-9][0-9]+)\) +[-+][0-9.]+% \[[-+][0-9.]+, [-+][0-9.]+\]'
 	like "seed $s: KTAP has its subtests and its result line" "$(cat "$tmp/ktap")" \
-		"^ok [1-5] seed-$s$"
+		"^(not )?ok [1-5] seed-$s$"
 	like "seed $s: the JSON has it, with samples" \
 		"$(tr -d ' \n' < "$tmp/r.json")" "\"seed\":\"$s\""
 done
