@@ -25,9 +25,8 @@ like "-n 1 is refused with the range" "$(cat "$tmp/o")" "-n 1: want a number of 
 	> "$tmp/ktap" 2> "$tmp/err"
 rc=$?
 # 0, or 1 when a row went against the thread beyond its spread and
-# significantly (--ktap): that is a finding, not a failure of the kit --
-# seed 002's rounds repeat exactly within a boot, so a --quick run of one
-# boot has almost no spread and can go either way (docs/reproduce.md).
+# significantly (--ktap): that is a finding, not a failure of the kit
+# (seed 002's rows go either way from boot to boot, docs/reproduce.md).
 like "reproduce all --quick: exit 0 or 1 (a row against the thread)" "$rc" '^[01]$' ||
 	tail -n 30 "$tmp/err" | sed 's/^/#   /'
 table=$(cat "$tmp/err")
