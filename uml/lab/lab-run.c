@@ -915,6 +915,19 @@ drgn_missing(const char *variant)
 	    "installs it)";
 }
 
+/* Run a host helper of a step (drgn, umkit reproduce): its output and
+ * errors captured (1 MiB at most), the step's timeout; spawn_run's status. */
+static int
+run_helper(struct lab_sess *s, const struct lact *a, char **av, struct spawn *sp)
+{
+	spawn_init(sp, av);
+	sp->out = SPAWN_CAPTURE;
+	sp->err = SPAWN_TO_OUT;
+	sp->max = 1 << 20;
+	sp->timeout_ms = (int)(a->timeout_s * s->slow * 1000);
+	return spawn_run(sp);
+}
+
 /*
  * Why a host helper (drgn, umkit reproduce) failed, for the step: "timed
  * out", or "failed: " and the last line it printed (sp->output is cut
@@ -971,12 +984,7 @@ do_drgn(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 		return -1;
 	}
 	s->log_line(s, "drgn --gens %s (on the host, the guest runs on)", target);
-	spawn_init(&sp, av);
-	sp.out = SPAWN_CAPTURE;
-	sp.err = SPAWN_TO_OUT;
-	sp.max = 1 << 20;
-	sp.timeout_ms = (int)(a->timeout_s * s->slow * 1000);
-	rc = spawn_run(&sp);
+	rc = run_helper(s, a, av, &sp);
 	drgn_argv_free(av);
 	if (rc != 0) {
 		act_failed(s, st, a, "drgn --gens %s: %s", target, why_failed(&sp));
@@ -1004,12 +1012,7 @@ do_repro(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 
 	s->log_line(s, "umkit reproduce %s --quick (on the host: its own guests)",
 	    a->text);
-	spawn_init(&sp, av);
-	sp.out = SPAWN_CAPTURE;
-	sp.err = SPAWN_TO_OUT;
-	sp.max = 1 << 20;
-	sp.timeout_ms = (int)(a->timeout_s * s->slow * 1000);
-	rc = spawn_run(&sp);
+	rc = run_helper(s, a, av, &sp);
 	free(umkit);
 	if (rc != 0 || sp.output == NULL || strstr(sp.output, "\nreproduce:") == NULL) {
 		act_failed(s, st, a, "reproduce %s: %s", a->text, why_failed(&sp));
