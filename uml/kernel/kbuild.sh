@@ -457,9 +457,17 @@ if [ -n "$seedobj" ] && [ -d "$seedobj" ]; then
 	done
 	# This tree's own patched files (private copies) newer than any
 	# object of the copy, even if that tree was built after this one
-	# was made.
+	# was made -- except those patched the same in both (base's series,
+	# under every variant): they keep that tree's time, so its objects
+	# of them stand.
 	for f in $(sort -u "$tree/.umkit-patched"); do
-		[ ! -f "$tree/$f" ] || touch "$tree/$f"
+		[ -f "$tree/$f" ] || continue
+		if grep -qxF "$f" "$seed/src/.umkit-patched" 2>/dev/null &&
+		    cmp -s "$tree/$f" "$seed/src/$f"; then
+			touch -r "$seed/src/$f" "$tree/$f"
+		else
+			touch "$tree/$f"
+		fi
 	done
 	touch "$tree/.umkit-stamp"
 	rm -rf "$obj"
