@@ -2,9 +2,11 @@
 /* cmd-reproduce.c - umkit reproduce: each seed thread's table beside the kit's. */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "repro/repro.h"
 #include "umkit.h"
@@ -49,6 +51,14 @@ reproduce_main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_usage(&cmd_reproduce);
+	/* before minutes of boots, not after them */
+	if (json != NULL) {
+		char *dir = xstrdup(json);
+
+		if (access(dirname(dir), W_OK) < 0)
+			fatal("--json %s: cannot write there", json);
+		free(dir);
+	}
 	if (strcmp(argv[optind], "all") == 0) {
 		for (ns = 0; repro_seeds[ns].id != NULL; ns++)
 			sel[ns] = &repro_seeds[ns];
@@ -109,8 +119,9 @@ const struct cmd cmd_reproduce = {
 "  --results   after each table one line 'reproduce: KEY_COLUMN=MEAN ...\n"
 "              KEY_COLUMN_pct=CHANGE ...' (a lab's reproduce step reads it)\n"
 "\n"
-"Exit status: 0; 1 a row went against the thread (--ktap); 125 a boot\n"
-"or the build failed.\n"
+"Exit status: 0; 1 a row went against the thread (--ktap); 125 a bad\n"
+"option or seed, a --json FILE that cannot be written, a failed boot or\n"
+"build.\n"
 "\n"
 "Examples:\n"
 "  umkit reproduce 002\n"
