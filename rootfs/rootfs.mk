@@ -23,7 +23,7 @@ umkit-hello_FLAGS = -nostdlib
 
 GUEST_BINS	 = $(addprefix $(B)/rootfs/bin/,$(GUEST_PROGS))
 # Guest shell scripts: rootfs/NAME.sh is /usr/bin/NAME in the guest.
-GUEST_SCRIPTS	:= rootfs/compaction-round.sh rootfs/walk-probe.sh rootfs/lru-age.sh
+GUEST_SCRIPTS	:= rootfs/compaction-round.sh rootfs/walk-probe.sh rootfs/lru-age.sh rootfs/lru-protect.sh
 # umkit reproduce SEED boots the seed's variant and runs repro-SEED.
 GUEST_SCRIPTS	+= $(sort $(wildcard rootfs/repro-*.sh))
 
