@@ -4,8 +4,10 @@
 # lab lists: --exercise-id picks one (the first is the default, as
 # before), the skeleton of the one picked is written, and the cases of
 # lab 04's beginner exercise (rsstouch) reject a plausible wrong solution
-# that passes the happy path (tests/fixtures/exercise/).  The solution
-# passing every case is lab 04's own batch run in t-labs.sh.
+# that passes the happy path (tests/fixtures/exercise/), and so do the
+# cases of its advanced one (gap) for a solution that never pins its
+# threads.  The solution passing every case is lab 04's own batch run in
+# t-labs.sh.
 . "$(dirname "$0")/lib.sh"
 
 work=$(mktemp -d)
@@ -29,9 +31,10 @@ else ok "... and no other exercise's file"; fi
 out=$("$UMKIT" lab 4 --exercise "$work/ex0" --batch 2>&1); rc=$?
 is "no --exercise-id: the first exercise, as before (exit 0)" "$rc:$(ls "$work/ex0")" "0:04-twothreads.c"
 like "... and the lab's exercises are listed with their levels" "$out" \
-	"has 2 exercises; this is twothreads .*
+	"has 3 exercises; this is twothreads .*
   twothreads +intermediate +program 04-twothreads.c .*
-  rsstouch +beginner +program 04-rsstouch.c, 6 grader cases"
+  rsstouch +beginner +program 04-rsstouch.c, 6 grader cases.*
+  gap +advanced +program 04-gap.c, 4 grader cases"
 out=$("$UMKIT" lab 4 --exercise "$ex" --exercise-id nosuch --batch 2>&1); rc=$?
 like "an unknown exercise: exit 2, the lab's listed" "$rc:$out" \
 	"^2:umkit: lab 04-counters has no exercise 'nosuch'; its exercises:
@@ -73,5 +76,38 @@ if printf '%s\n' "$out" | grep -q 'twothreads-runs'; then
 else ok "the other exercise's cases are left out"; fi
 like "the plan counts this exercise's checks only" "$out" "^1\.\.17\$"
 like "... and so does the score" "$out" "^# grader: passed 12/17, "
+
+# Lab 04's advanced exercise (gap): its cases as the lab lists them, on a
+# solution that reads, writes and fits right but never pins its threads.
+# Started on CPU 0 alone (case pinned: taskset -c 0) its threads stay
+# there, so two CPUs never hold back pages at once: the gap at 2 CPUs
+# stays one CPU's (31 pages) and the case rejects it, every run.  Case
+# two (no taskset) is left unchecked here: where the scheduler puts
+# unpinned threads varies.
+gl=$work/gl
+mkdir -p "$gl"
+cp "$TOP/labs/04-gap.c" "$gl/"
+{
+	printf 'title The grader of lab 04s gap exercise\nmemory 256M\ncpus 2\n'
+	printf 'variants rss-lazy\n'
+	awk '/^exercise .*04-gap\.c$/ { on = 1; print; next }
+		on && /^[ \t]/ { print; next } on { exit }' "$TOP/labs/04-counters.lab"
+} > "$gl/grader.lab"
+check "the extracted gap grader lab is a lab" "$UMKIT" lab --check "$gl/grader.lab"
+exg=$work/exg
+mkdir -p "$exg"
+cp "$TOP/tests/fixtures/exercise/04-gap-unpinned.c" "$exg/04-gap.c"
+out=$("$UMKIT" lab "$gl/grader.lab" --exercise "$exg" --exercise-id gap --batch 2>&1); rc=$?
+is "gap: a solution that does not pin its threads is rejected (exit 1)" "$rc" 1
+like "... though its one-thread run lags as it should" "$out" \
+	"^ok [0-9]+ gap-one: result\(gap.max_gap_pages\) >= 24"
+like "... and its started-on-CPU-0 run measures both CPUs" "$out" \
+	"^ok [0-9]+ gap-pinned: result\(gap.cpus\) == 2"
+like "... it fails the case that starts it on CPU 0 alone" "$out" \
+	"^not ok [0-9]+ gap-pinned: result\(gap.max_gap_pages\) >= 40"
+like "... with the gap of one CPU, the fail message and the hint" "$out" \
+	"^# started on CPU 0 alone, your threads stayed on CPU 0: each must pin itself to its own CPU: result\(gap.max_gap_pages\) is 3[0-9], want >= 40
+# hint: in the thread: CPU_ZERO, CPU_SET"
+like "... and bad arguments still exit 2" "$out" "^ok [0-9]+ gap-zero: status == 2"
 no_leftovers "the exercises leave nothing behind"
 done_testing
