@@ -27,8 +27,8 @@
  * then exact atomics until its first thread, and every CPU's part starts
  * at 0 at the switch, so nothing from before the threads is in the gap.
  *
- * What the kernel does (Linux 7.2; base tree build/k/base/src, the
- * rss-lazy tree build/k/rss-lazy/src):
+ * What the kernel does (Linux 7.2.12; lines of the base tree,
+ * build/k/base/src, unless marked rss-lazy: build/k/rss-lazy/src):
  * - an mm's rss counters are percpu_counters; an update adds to the
  *   updating CPU's part with the default batch (base include/linux/mm.h:
  *   3356-3358 add_mm_counter -> percpu_counter_add; rss-lazy mm.h:
@@ -50,14 +50,17 @@
  *   98-103, task_statm -> get_mm_counter_sum), as status's RssAnon does
  *   (fs/proc/task_mmu.c:42);
  * - the rss-lazy variant sets up the per-cpu parts at 0 when an mm gains
- *   its second thread (kernel/fork.c:1608 mm_rss_switch_percpu;
- *   mm/rss_counter.c:140 percpu_counter_init_many(..., 0, ...)); the
- *   atomic count taken before is exact and read by both.
+ *   its second thread (rss-lazy kernel/fork.c:1608,
+ *   mm_rss_switch_percpu; rss-lazy mm/rss_counter.c:140,
+ *   percpu_counter_init_many(..., 0, ...)); the atomic count taken
+ *   before is exact and read by both.
  *
- * So the fitted S comes out near batch - 1 = 31 and the bound near
- * nr_cpus x batch: 62 pages here, 130816 at 256 CPUs (batch 512) where
- * it grows as 2 x nr_cpus squared.  Before 6.2 the error was per thread
- * instead (a task cached up to 64 events: nr_threads x 64).
+ * So the fitted S comes out near batch - 1 = 31, and the bound of one
+ * counter is nr_cpus x (batch - 1), just under nr_cpus x batch: 62 pages
+ * here, 130816 at 256 CPUs (batch 512), where it grows as 2 x nr_cpus
+ * squared.  stat's rss adds three counters (anon, file, shmem): only
+ * anon moves here.  Before 6.2 the error was per thread instead (a task
+ * cached up to 64 events: nr_threads x 64).
  *
  * Build: gcc -static -O2 -pthread -o gap gap.c
  * (umkit lab 4 --exercise DIR --exercise-id gap builds and grades it).
