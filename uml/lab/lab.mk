@@ -50,10 +50,16 @@ $(LT)/test-lab-ex: tests/unit/test-lab-ex.c uml/lab/lab-ex.c $(LAB_CORE) $(LAB_H
 		-lcmocka -ljansson
 UNIT_TESTS	+= $(LT)/test-lab-ex
 
-# Lab 02's kernel exercise graded end to end (two kernel builds).
+# Lab 02's kernel exercise graded end to end: the skeleton, the solution
+# and four wrong solutions (six kernel builds).
 .PHONY: test-exercises
 test-exercises: all
 	@sh tests/exercise-kernel.sh
+
+# The six labs at once, ROUNDS (10) times in a row.
+.PHONY: test-labs-load
+test-labs-load: all
+	@sh tests/labs-load.sh
 
 # The patch input parser of 'umkit smoke' (uml/patch/patchin.c): unit tests,
 # the corpus replay, and make fuzz.
