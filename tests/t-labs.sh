@@ -51,6 +51,10 @@ for f in "$TOP"/labs/*.lab; do
 	fi
 done
 no_leftovers "the labs leave no guest, mount or run/ entry"
+# Each run builds the programs of its exercises into a directory of its
+# own (two runs of one lab never rebuild each other's) and removes it.
+is "the runs leave no exercise program directory" \
+	"$(ls -A "$XDG_STATE_HOME/umkit/exercise" 2>/dev/null)" ""
 
 # --list names every lab with its time and variants.
 out=$("$UMKIT" lab --list 2>&1)

@@ -156,9 +156,7 @@ lab_exercise(struct lab *l, struct lab_opts *o)
 	char	*out = lab_state_dir("exercise");
 	int	 r;
 
-	free(o->ex.add);
-	free(o->ex.variant);
-	free(o->ex.kernel);
+	ex_release(&o->ex);
 	r = ex_prepare(l, o->exercise, o->exercise_id, out, &o->ex);
 	free(out);
 	return r;
@@ -250,6 +248,7 @@ lab_batch(char **paths, int n, struct lab_opts *o)
 	}
 	for (i = 0; i < nb; i++)
 		book_free(books[i]);
+	ex_release(&o->ex);
 out:
 	for (i = 0; i < n; i++)
 		lab_free(labs[i]);
@@ -273,11 +272,13 @@ lab_run_interactive(const char *path, struct lab_opts *o)
 		lab_reset(l);
 	lab_signals();
 	if ((rc = lab_exercise(l, o)) != 0) {
+		ex_release(&o->ex);
 		lab_free(l);
 		return rc == 1 ? 0 : LAB_EXIT_FILE;
 	}
 	rc = lab_interactive(l, o->slow, o->exam, &o->ex, &lab_stop, lab_guest,
 	    sizeof lab_guest, o->json, o->junit);
+	ex_release(&o->ex);
 	lab_free(l);
 	return rc;
 }

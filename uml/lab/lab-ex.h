@@ -22,6 +22,8 @@ struct ex_build {
 	char	*kernel;	/* ...this kernel instead */
 	bool	 student;	/* the student's work (--exercise DIR), not the
 				   solution: its cases' points are the student's */
+	char	*bindir;	/* the programs built for this run (removed by
+				   ex_release), or NULL */
 };
 
 /*
@@ -30,13 +32,16 @@ struct ex_build {
  * is); id must be NULL.  Otherwise the exercise id names (NULL: the
  * first) is the student's, their file in dir: when it is missing, its
  * skeleton is written there and 1 returned (nothing to run yet); else it
- * is built (programs into outdir/LAB) and 0 returned, and only it: the
+ * is built (programs into outdir/LAB-PID, this run's own, so that two runs
+ * of one lab never rebuild each other's) and 0 returned, and only it: the
  * other program exercises' programs are not in the guest, and the other
  * exercises' cases are taken out of the lab (ex_pick).  2: an error,
  * already said (no such exercise: the lab's are listed).
  */
 int	 ex_prepare(struct lab *, const char *dir, const char *id,
 	    const char *outdir, struct ex_build *);
+/* Remove what ex_prepare built for this run and free b's fields. */
+void	 ex_release(struct ex_build *b);
 /* The exercise of the lab that id names (NULL: the first), or NULL. */
 const struct lexercise *ex_find(const struct lab *, const char *id);
 /* One line per exercise of the lab: id, level, kind, file, cases. */

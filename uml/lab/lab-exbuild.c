@@ -7,7 +7,10 @@
  * (lab-file.c): they run on what is prepared here.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,6 +366,48 @@ build_programs(const struct lab *l, const struct lexercise *mine,
 	return 0;
 }
 
+/*
+ * Remove the program directories (outdir/LAB-PID) of runs of lab l whose
+ * process is gone: a run killed before ex_release.
+ */
+static void
+reap_bindirs(const struct lab *l, const char *outdir)
+{
+	DIR		*d = opendir(outdir);
+	struct dirent	*de;
+	size_t		 n = strlen(l->name);
+	char		*end, *path;
+	long		 pid;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, l->name, n) != 0 || de->d_name[n] != '-')
+			continue;
+		pid = strtol(de->d_name + n + 1, &end, 10);
+		if (*end != '\0' || pid <= 0 || pid > INT_MAX ||
+		    (kill((pid_t)pid, 0) < 0 && errno == ESRCH)) {
+			path = xasprintf("%s/%s", outdir, de->d_name);
+			rm_tree(path);
+			free(path);
+		}
+	}
+	closedir(d);
+}
+
+/* Remove what ex_prepare built for this run and free b's fields. */
+void
+ex_release(struct ex_build *b)
+{
+	if (b->bindir != NULL)
+		rm_tree(b->bindir);
+	free(b->bindir);
+	free(b->add);
+	free(b->variant);
+	free(b->kernel);
+	b->bindir = b->add = b->variant = b->kernel = NULL;
+}
+
 /* Get the lab's exercises ready. */
 int
 ex_prepare(struct lab *l, const char *dir, const char *id,
@@ -420,13 +465,14 @@ ex_prepare(struct lab *l, const char *dir, const char *id,
 		free(shipped);
 	} else if (e == NULL ? ex_find_kind(l, LEX_PROGRAM) :
 	    e->kind == LEX_PROGRAM) {
-		bindir = xasprintf("%s/%s", outdir, l->name);
+		reap_bindirs(l, outdir);
+		bindir = xasprintf("%s/%s-%d", outdir, l->name, (int)getpid());
 		rm_tree(bindir);
 		mkdirs(bindir);
+		b->bindir = bindir;
 		r = build_programs(l, e, src, bindir, &n);
 		if (r == 0 && n > 0)
 			b->add = xasprintf("%s:/usr/local/bin", bindir);
-		free(bindir);
 	}
 	if (r == 0 && e != NULL)
 		ex_pick(l, e);
