@@ -111,7 +111,7 @@ run_shown(const char *rel)
 int
 run_create(const char *name, pid_t owner)
 {
-	char	*dir, *pidf;
+	char	*dir, *pidf, *tmp;
 	FILE	*f;
 
 	run_top();
@@ -125,11 +125,19 @@ run_create(const char *name, pid_t owner)
 		free(dir);
 		return -1;
 	}
+	/*
+	 * Written aside and renamed: another umkit's run_cleanup_stale()
+	 * must never read a pid file half written (empty, it would take
+	 * the directory for a dead guest's and remove it under us).
+	 */
+	tmp = xasprintf("%s/pid.tmp", dir);
 	pidf = xasprintf("%s/pid", dir);
-	if ((f = fopen(pidf, "w")) == NULL)
-		fatal("%s", pidf);
+	if ((f = fopen(tmp, "w")) == NULL)
+		fatal("%s", tmp);
 	fprintf(f, "%d %llu\n", (int)owner, proc_starttime(owner));
-	fclose(f);
+	if (fclose(f) != 0 || rename(tmp, pidf) < 0)
+		fatal("%s", pidf);
+	free(tmp);
 	free(pidf);
 	free(dir);
 	return 0;
