@@ -31,7 +31,10 @@ while [ $r -le "$rounds" ]; do
 		n=$(basename "$f" .lab)
 		[ "$(cat "$work/$n.rc")" = 0 ] && continue
 		bad="$bad $n"
+		# the checks that failed, and what umkit itself said (a guest
+		# that did not come up, with its console's last lines)
 		grep -A4 '^not ok' "$work/$n.out" | sed "s/^/#   $n: /"
+		grep -A9 '^umkit: ' "$work/$n.out" | sed "s/^/#   $n: /"
 	done
 	if [ -z "$bad" ]; then
 		ok "round $r: the six labs at once pass every check ($((t1 - t0)) s)"
