@@ -35,16 +35,6 @@ static long long	o_size, o_keep = 25, o_pin;
 static double		o_hold = -1;
 static int		o_compact;
 
-static volatile sig_atomic_t	stop;
-
-/* SIGINT, SIGTERM, SIGHUP: stop holding. */
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 /* Pages per pageblock from /proc/pagetypeinfo, or -1. */
 static long
 pageblock_pages(void)
@@ -159,14 +149,12 @@ pin_pages(unsigned char *mem, size_t npages, size_t pg)
 static int
 fr_run(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct timespec	 nap = { 0, 100 * 1000 * 1000 };
 	unsigned char	*mem;
 	size_t		 pg = (size_t)sysconf(_SC_PAGESIZE), npages, p, q;
 	long		 ppb = pageblock_pages(), filled, blocks, mixed = 0;
 	long		 nkept = 0, pinned, after = -1, *pfn, *kb, i, nb = 0;
 	long long	 ms0 = 0, fs0 = 0, is0 = 0, ms, fs, is;
-	uint64_t	 t0 = 0, t1 = 0, until;
+	uint64_t	 t0 = 0, t1 = 0;
 
 	if (o_size == 0)
 		o_size = wl_mem_total() / 2;
@@ -250,12 +238,7 @@ fr_run(void)
 
 	if (o_hold < 0 && o_compact)
 		o_hold = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	until = wl_now_ns() + (uint64_t)(o_hold * 1e9);
-	while (!stop && (o_hold < 0 || wl_now_ns() < until))
-		nanosleep(&nap, NULL);
+	wl_hold(o_hold);
 	return 0;
 }
 

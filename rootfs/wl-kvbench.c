@@ -40,7 +40,7 @@ static const char *const patterns[] = {
 
 static long long	o_keys, o_size = 64LL << 20, o_value = 1024, o_threads = 1;
 static long long	o_ops, o_random, o_seed = 1;
-static double		o_time = 5;
+static double		o_time = 5, o_hold;
 static int		o_pattern, o_hot[2] = { 20, 80 }, o_ratio[2] = { 1, 10 };
 static int		o_pin;
 static const char	*o_file;
@@ -440,6 +440,8 @@ kv_run(void)
 	wl_out_int("swapout_pages", wl_vmstat("pswpout") - out0);
 	wl_out_int("swap_used_mb", swap >> 20);
 	wl_out_end();
+	/* The store stays mapped: a view or a check reads its counters. */
+	wl_hold(o_hold);
 	return 0;
 }
 
@@ -461,6 +463,9 @@ static const struct wl_opt kv_opts[] = {
 	  "memtier's)", 0, 1000000, NULL, 0 },
 	{ "time", WL_SECS, &o_time, "SECONDS", "run time after the load "
 	  "(default 5)", 0, 86400, NULL, 0 },
+	{ "hold", WL_SECS, &o_hold, "SECONDS", "after the report, keep the "
+	  "store mapped this long (or until SIGTERM; default 0)", 0, 86400,
+	  NULL, 0 },
 	{ "ops", WL_INT, &o_ops, "N", "stop after N operations instead of "
 	  "--time", 1, 1LL << 50, NULL, 0 },
 	{ "random", WL_INT, &o_random, "PCT", "incompressible share of each "

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -588,4 +589,29 @@ main(int argc, char **argv)
 		fprintf(stderr, " %s", (*p)->name);
 	fprintf(stderr, "\n");
 	return 2;
+}
+
+static volatile sig_atomic_t	wl_stop;
+
+/* SIGINT, SIGTERM, SIGHUP: stop holding. */
+static void
+wl_on_signal(int sig)
+{
+	(void)sig;
+	wl_stop = 1;
+}
+
+/* Hold for secs seconds (< 0: until a signal), or until a signal. */
+void
+wl_hold(double secs)
+{
+	struct sigaction sa = { .sa_handler = wl_on_signal };
+	struct timespec	 nap = { 0, 100 * 1000 * 1000 };
+	uint64_t	 until = wl_now_ns() + (uint64_t)(secs > 0 ? secs * 1e9 : 0);
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	while (!wl_stop && (secs < 0 || wl_now_ns() < until))
+		nanosleep(&nap, NULL);
 }

@@ -121,6 +121,11 @@ long long wl_meminfo(const char *key);
 long long wl_vmstat(const char *key);
 /* Write a string to a file (sysfs, cgroupfs, procfs); -1 with errno. */
 int	 wl_put(const char *path, const char *s);
+/*
+ * Keep what the program holds (its memory) for secs seconds (< 0: until
+ * a signal), then return; SIGINT, SIGTERM or SIGHUP end it early.
+ */
+void	 wl_hold(double secs);
 
 /* splitmix64: fast, seedable, good enough for key choice. */
 static inline uint64_t

@@ -117,6 +117,15 @@ out=$(run sh -c 'fragment --size 8M > /tmp/fr & p=$!; sleep 1; cat /tmp/fr
 	kill -0 $p && echo holding; kill $p; wait $p; echo rc=$?' 2>&1)
 like "fragment holds its memory after the report" "$out" 'holding'
 like "and exits 0 on SIGTERM" "$out" 'rc=0'
+# kvbench --hold: after its report the store stays mapped (lab 01's
+# counters step reads its RssAnon) until SIGTERM.
+out=$(run sh -c 'kvbench --size 4M --ops 1 --hold 600 > /tmp/kv & p=$!
+	i=0; while ! grep -q ops_per_s /tmp/kv && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -0 $p && echo "holding $(awk "/^RssAnon/ { print \$2 }" /proc/$p/status)"
+	kill $p; wait $p; echo rc=$?' 2>&1)
+like "kvbench --ops 1 --hold keeps its 4 MiB store mapped after the report (RssAnon, kB)" \
+	"$out" 'holding (409[6-9]|4[1-9][0-9][0-9]|[5-9][0-9][0-9][0-9])$'
+like "... and exits 0 on SIGTERM" "$out" 'rc=0'
 
 # readtwice: the files end on the file LRU; under a memcg limit the second
 # pass refaults (the vmstat counter moves); cgroups and files are removed.
