@@ -37,7 +37,9 @@ like() {
 }
 # What belongs to guests that were running before this test started (a
 # lab open in another terminal, say): no_leftovers leaves them out.
-_uml_pids() { pgrep -f "$TOP/build/(k|smoke)/.*/linux" | sort; }
+# (UML processes: their command line starts with the kernel's path; a
+# kernel build's compiler lines only mention build/k/TREE/src/.../linux.)
+_uml_pids() { pgrep -f "^$TOP/build/(k|smoke)/[^ ]*/linux( |\$)" | sort; }
 _mounts() { grep " $TOP/run/" /proc/mounts | awk '{print $2}' | sort; }
 _run_dirs() { ls "$TOP/run" 2>/dev/null | grep -v '^log$' | sort; }
 _before_pids=$(_uml_pids) _before_mounts=$(_mounts) _before_run=$(_run_dirs)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Lab 03's exercise (holes, beginner): --exercise-id holes writes its
 # skeleton, and its grader cases, as lab 03 lists them, reject a
-# plausible wrong solution (tests/fixtures/exercise/03-holes-next-page.c:
+# plausible wrong solution (tests/fixtures/exercise/03-holes-next-page.patch, to labs/03-holes.c:
 # it frees only the page after each kept one and counts PAGES / STRIDE
 # kept) although it passes the happy path, the kernel's view and the
 # compaction included.  One guest: the grader is extracted from the lab,
@@ -38,7 +38,8 @@ cp "$TOP/labs/03-holes.c" "$g/"
 		on && /^[ \t]/ { print; next } on { exit }' "$TOP/labs/03-compaction.lab"
 } > "$g/grader.lab"
 check "the extracted grader lab is a lab" "$UMKIT" lab --check "$g/grader.lab"
-cp "$TOP/tests/fixtures/exercise/03-holes-next-page.c" "$ex/03-holes.c"
+check "the wrong solution (a patch) applies to the solution" patch -s -i "$TOP/tests/fixtures/exercise/03-holes-next-page.patch" \
+	-o "$ex/03-holes.c" "$TOP/labs/03-holes.c"
 out=$("$UMKIT" lab "$g/grader.lab" --exercise "$ex" --exercise-id holes --batch 2>&1); rc=$?
 is "a wrong solution is rejected (exit 1)" "$rc" 1
 like "... though it passes the happy path's counts" "$out" \

@@ -56,7 +56,8 @@ cp "$TOP/labs/04-rsstouch.c" "$TOP/labs/04-twothreads.c" "$g/"
 		on && /^[ \t]/ { print; next } on { exit }' "$TOP/labs/04-counters.lab"
 } > "$g/grader.lab"
 check "the extracted grader lab is a lab" "$UMKIT" lab --check "$g/grader.lab"
-cp "$TOP/tests/fixtures/exercise/04-rsstouch-rounds-down.c" "$ex/04-rsstouch.c"
+check "the wrong solution (a patch) applies to the solution" patch -s -i "$TOP/tests/fixtures/exercise/04-rsstouch-rounds-down.patch" \
+	-o "$ex/04-rsstouch.c" "$TOP/labs/04-rsstouch.c"
 out=$("$UMKIT" lab "$g/grader.lab" --exercise "$ex" --exercise-id rsstouch --batch 2>&1); rc=$?
 is "a wrong solution is rejected (exit 1)" "$rc" 1
 like "... though it passes the happy path" "$out" \
@@ -96,7 +97,8 @@ cp "$TOP/labs/04-gap.c" "$gl/"
 check "the extracted gap grader lab is a lab" "$UMKIT" lab --check "$gl/grader.lab"
 exg=$work/exg
 mkdir -p "$exg"
-cp "$TOP/tests/fixtures/exercise/04-gap-unpinned.c" "$exg/04-gap.c"
+check "gap's wrong solution (a patch) applies to the solution" patch -s -i "$TOP/tests/fixtures/exercise/04-gap-unpinned.patch" \
+	-o "$exg/04-gap.c" "$TOP/labs/04-gap.c"
 out=$("$UMKIT" lab "$gl/grader.lab" --exercise "$exg" --exercise-id gap --batch 2>&1); rc=$?
 is "gap: a solution that does not pin its threads is rejected (exit 1)" "$rc" 1
 like "... though its one-thread run lags as it should" "$out" \
