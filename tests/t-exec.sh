@@ -94,6 +94,14 @@ is "an unknown variant gives 125" "$?" 125
 err=$(KSRC=/nonexistent "$UMKIT" exec -- true 2>&1)
 is "a bad KSRC gives 125" "$?" 125
 like "and names it" "$err" 'KSRC=/nonexistent is not a Linux source tree'
+err=$("$UMKIT" exec -k no/such/linux -- true 2>&1)
+is "a -k kernel that is not there gives 125" "$?" 125
+like "and names it" "$err" '^umkit: -k no/such/linux: No such file or directory'
 no_leftovers "nothing left after a variant or kernel that cannot be had"
+
+# -k with a relative path: the sandbox binds the kernel at its absolute
+# path (a relative one failed: "bwrap: Can't mkdir parents for build/...").
+out=$(cd "$TOP" && "$UMKIT" exec -k build/k/base/linux -- echo relative-ok 2>&1)
+is "exec -k with a path relative to the current directory boots" "$out" relative-ok
 
 done_testing

@@ -83,9 +83,10 @@ lab_main(int argc, char **argv)
 			break;
 		case 'Z': return lab_seal(optarg);
 		case 'k':
-			if (access(optarg, X_OK) < 0)
+			/* absolute: the guests' sandbox binds it at that path */
+			if (access(optarg, X_OK) < 0 ||
+			    (o.base_kernel = realpath(optarg, NULL)) == NULL)
 				fatal("--base-kernel %s", optarg);
-			o.base_kernel = optarg;
 			break;
 		default: return cmd_usage(&cmd_lab);
 		}

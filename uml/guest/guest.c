@@ -66,7 +66,10 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 		o->variant = arg;
 		break;
 	case 'k':
-		o->kernel = arg;
+		/* absolute: the sandbox binds it at the same path (kept for
+		   the process's life, as the other options' strings) */
+		if ((o->kernel = realpath(arg, NULL)) == NULL)
+			fatalx("-k %s: %s", arg, strerror(errno));
 		break;
 	case 'm':
 		if ((o->mem_mb = parse_mem_mb(arg)) < 32)
