@@ -13,6 +13,8 @@
 # --coverage base lru-batch reports seed 000's batched aging path as run
 # under the aging benchmark.  Nothing is left behind.
 #
+# The benchmarks run once on the gcov kernel; --coverage-cost (compare
+# here) adds their A/B round against the plain kernel, gcov's cost.
 # make test runs the quick part (no gcov kernel: the errors); SMOKE_FULL=1
 # (make test-smoke) adds the rest: a coverage build of the smoke tree
 # (a full kernel build the first time, 2-3 minutes).
@@ -69,7 +71,11 @@ like "... kswapd_init's line ran, once per guest's boot" "$out" 'ran: mm/vmscan.
 like "... the min_ttl_ms store is not exercised, named with its patch" "$out" \
 	'not exercised: mm/vmscan.c:5333-5334 in 0001.patch \(tests/fixtures/smoke/cov.patch\)'
 like "... the comment-only hunk has nothing executable" "$out" 'nothing executable: mm/vmscan.c:3924 in 0001.patch'
-like "... gcov's cost: the instrumented kernel against the plain one" "$out" 'patched\+gcov'
+like "... the benchmarks ran once on the gcov kernel" "$out" \
+	'^    the benchmarks ran once on the gcov kernel \(--coverage-cost: '
+if printf '%s\n' "$out" | grep -q "gcov's run-time cost):"; then
+	not_ok "... and gcov's cost round is left out (--coverage-cost asks for it)"
+else ok "... and gcov's cost round is left out (--coverage-cost asks for it)"; fi
 like "... the verdict" "$out" "^smoke: PASS $want "
 check "... JSON: four hunks; the unreached one has 2 executable lines, 0 ran; counts per line" \
 	python3 -c 'import json,sys
@@ -95,19 +101,21 @@ like "... the min_ttl_ms hunk ran now (its test once, its pr_info not)" "$out" \
 	'ran: mm/vmscan.c:5333-5334 in 0001.patch: 1 of 2 lines \(counts 1, 0\)'
 like "... every hunk ran" "$out" '^smoke: coverage ok: 3 of 3 hunks ran'
 
-# --- compare --coverage: a variant of patches/ ---------------------------------
-out=$("$UMKIT" compare --coverage --bench aging -n 2 --json $tmp/c.json base lru-batch 2>&1); rc=$?
-is "compare --coverage --bench aging base lru-batch: exit 0" "$rc" 0 ||
+# --- compare --coverage-cost: a variant of patches/ ----------------------------
+out=$("$UMKIT" compare --coverage-cost --bench aging -n 2 --json $tmp/c.json base lru-batch 2>&1); rc=$?
+is "compare --coverage-cost --bench aging base lru-batch: exit 0" "$rc" 0 ||
 	printf '%s\n' "$out" | tail -8 | sed 's/^/#   /'
 like "... lru-batch is built with gcov (lru-batch+cov)" "$out" '^coverage: lru-batch built with gcov \([0-9.]+ s\): .*/build/k/lru-batch\+cov/linux$'
+like "... gcov's cost: the instrumented kernel against the plain one" "$out" "gcov's run-time cost\):"
 like "... the headline counts the hunks that ran" "$out" '^coverage: lru-batch: [1-9][0-9]* of [0-9]+ hunks ran \([0-9]+ of [0-9]+ executable added lines\) in 2 boots'
 like "... the batched aging path of seed 000's patch ran under the aging benchmark" "$out" \
 	'ran: mm/vmscan.c:[0-9-]+ in 0002-mglru-batch-aging-size-updates.patch: [0-9]+ of [0-9]+ lines \(counts [1-9]'
 check "... its JSON has the comparison's samples and the coverage" python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 assert d["metrics"] and len(d["coverage"]["hunks"]) > 10, d.keys()' $tmp/c.json
-out=$("$UMKIT" compare --coverage base base 2>&1); rc=$?
-like "compare --coverage of base: nothing to cover, said so" "$rc:$out" '^125:.*variant base has no patches to cover'
+out=$("$UMKIT" compare --coverage base nosuch 2>&1); rc=$?
+like "compare --coverage of a variant that does not exist: said so, before any boot" "$rc:$out" \
+	"^125:umkit: --coverage: no variant 'nosuch'"
 
 # --- umkit coverage on running guests ------------------------------------------
 k=build/smoke/$h-cov/linux

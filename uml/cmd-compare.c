@@ -37,13 +37,14 @@ compare_main(int argc, char **argv)
 		{ "setup-a", required_argument, NULL, 'A' },
 		{ "setup-b", required_argument, NULL, 'B' },
 		{ "coverage", no_argument, NULL, 'C' },
+		{ "coverage-cost", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct bres	 r;
 	const char	*names = "procbench", *json = NULL, *plot = NULL, *label[2];
 	const char	*setup[2] = { NULL, NULL };
 	char		*kern[2], err[512], *end, *lab[2] = { NULL, NULL };
-	int		 c, n = 5, rc, i, jobs = 1, coverage = 0;
+	int		 c, n = 5, rc, i, jobs = 1, coverage = 0, cost = 0;
 
 	while ((c = getopt_long(argc, argv, "n:j:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -58,6 +59,9 @@ compare_main(int argc, char **argv)
 			break;
 		case 'C':
 			coverage = 1;
+			break;
+		case 'c':
+			coverage = cost = 1;
 			break;
 		case 'A':
 		case 'B':
@@ -123,7 +127,8 @@ compare_main(int argc, char **argv)
 	}
 	bench_free(&r);
 	if (rc == 0 && coverage)
-		rc = compare_cov(argv[optind + 1], kern[1], setup[1], names, n, jobs, json);
+		rc = compare_cov(argv[optind + 1], kern[1], setup[1], names, n, jobs,
+		    cost, json);
 	free(kern[0]);
 	free(kern[1]);
 	free(lab[0]);
@@ -133,7 +138,7 @@ compare_main(int argc, char **argv)
 
 const struct cmd cmd_compare = {
 	.name = "compare",
-	.usage = "compare [--bench NAMES] [-n N] [-j J] [--setup-a CMD] [--setup-b CMD] [--json FILE] [--plot DIR] [--coverage] A B",
+	.usage = "compare [--bench NAMES] [-n N] [-j J] [--setup-a CMD] [--setup-b CMD] [--json FILE] [--plot DIR] [--coverage] [--coverage-cost] A B",
 	.help =
 "Benchmark two kernels against each other: A and B are variants (see\n"
 "'umkit variants'; a smoke-HASH variant of 'umkit smoke' too), booted N\n"
@@ -157,9 +162,11 @@ const struct cmd cmd_compare = {
 "                error bars (standard deviation)\n"
 "  --coverage     then build B again with gcov for the .c files its\n"
 "                patches change (VARIANT+cov, or smoke-HASH-cov), run the\n"
-"                benchmarks on it against plain B (gcov's cost), and say\n"
-"                per hunk of B's patches which added lines ran, with\n"
-"                counts (as umkit smoke --coverage; into --json too)\n"
+"                benchmarks once on it, and say per hunk of B's patches\n"
+"                which added lines ran, with counts (as umkit smoke\n"
+"                --coverage; into --json too)\n"
+"  --coverage-cost  --coverage, and the benchmarks -n times on the gcov\n"
+"                kernel against plain B: gcov's run-time cost\n"
 "\n"
 "The table, per metric: A's mean ±stddev (in % of the mean), the % change\n"
 "with its 95% confidence interval, B's mean ±stddev; * marks p<0.05 and\n"

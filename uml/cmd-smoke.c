@@ -34,6 +34,7 @@ smoke_main(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'P' },
 		{ "coverage", no_argument, NULL, 'C' },
 		{ "require-coverage", no_argument, NULL, 'R' },
+		{ "coverage-cost", no_argument, NULL, 'c' },
 		{ "partial", no_argument, NULL, 'p' },
 		{ "selftests", optional_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
@@ -110,6 +111,11 @@ smoke_main(int argc, char **argv)
 		case 'R':
 			s.coverage = 2;
 			break;
+		case 'c':
+			if (s.coverage == 0)
+				s.coverage = 1;
+			s.coverage_cost = 1;
+			break;
 		case 'H':
 			s.hash_only = 1;
 			break;
@@ -138,7 +144,7 @@ smoke_main(int argc, char **argv)
 
 const struct cmd cmd_smoke = {
 	.name = "smoke",
-	.usage = "smoke [--debug] [--config CONFIG_X=y]... [--coverage|--require-coverage] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [--partial] [--selftests[=TEST,...]] [-t SECONDS] [--hash] INPUT...",
+	.usage = "smoke [--debug] [--config CONFIG_X=y]... [--coverage|--require-coverage] [--coverage-cost] [--labs all|none|LAB] [--add HOSTPATH[:GUESTPATH]]... [--run CMD]... [--bench NAMES|none] [-n N] [-j J] [--json FILE] [--junit FILE] [--ktap] [--plot DIR] [--git DIR] [--partial] [--selftests[=TEST,...]] [-t SECONDS] [--hash] INPUT...",
 	.help =
 "Smoke-test a kernel patch against the base kernel: does it apply, build,\n"
 "boot without a kernel report, pass the labs' checks and your reproducers?\n"
@@ -176,11 +182,13 @@ const struct cmd cmd_smoke = {
 "  --coverage    after the verdict, a pass that tells which of the\n"
 "                patch's added lines ran: the kernel built again with gcov\n"
 "                for the .c files the patch changes (smoke-HASH-cov), the\n"
-"                same boot, labs, --run commands and benchmarks (against\n"
-"                the plain patched kernel: gcov's cost) run on it, and\n"
-"                each hunk reported as run (with its counts) or not\n"
-"                exercised; a warning only\n"
+"                same boot, labs, --run commands and one boot of the\n"
+"                benchmarks run on it, and each hunk reported as run\n"
+"                (with its counts) or not exercised; a warning only\n"
 "  --require-coverage  the same, and a hunk never run fails (status 7)\n"
+"  --coverage-cost  --coverage, and the benchmarks' whole A/B round on\n"
+"                the gcov kernel against the plain patched one: gcov's\n"
+"                run-time cost (minutes more)\n"
 "  --labs L      'all' (default), 'none', or a lab (as 'umkit lab' takes it)\n"
 "  --add H[:G]   files for the guests, as in 'umkit exec' (repeatable)\n"
 "  --run CMD     a reproducer, run by sh -c in a fresh guest (repeatable)\n"

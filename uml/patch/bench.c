@@ -352,7 +352,7 @@ bench_boots(const struct bench_boot *b, int nb, int jobs, const char *who,
 				    k + j + 1, b[k + j].label, rc);
 				fprintf(stderr, "%s", out);
 			}
-			if (rc == 0)
+			if (rc == 0 && fn != NULL)
 				fn(k + j, out, arg);
 			free(out);
 		}
@@ -377,14 +377,53 @@ run_out(int i, char *out, void *arg)
 		    "[a-z0-9._]: its results are not read", i + 1, r->label[i % 2]);
 }
 
+/* The guest script of the benchmarks names, after setup (NULL: none). */
+static char *
+bench_script(const char *names, const char *setup)
+{
+	const char	*p, *e;
+	char		*sc = xstrdup(""), *t;
+
+	for (p = expand(names); *p != '\0'; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ',');
+		t = xasprintf("%s%s%s", sc, *sc ? "; " : "", bdef_find(p, e - p)->script);
+		free(sc);
+		sc = t;
+	}
+	if (setup == NULL)
+		return sc;
+	/* The setup runs first, in the same shell: its failure ends the boot. */
+	t = xasprintf("{ %s\n} || { echo 'bench: the setup failed' >&2; exit 1; }; %s",
+	    setup, sc);
+	free(sc);
+	return t;
+}
+
+/* One boot of the benchmarks, its output dropped. */
+int
+bench_once(const char *kernel, const char *label, const char *setup,
+    const char *names)
+{
+	struct bench_boot b;
+	char		*script = bench_script(names, setup);
+	int		 rc;
+
+	memset(&b, 0, sizeof b);
+	b.kernel = kernel;
+	b.script = script;
+	b.label = label;
+	rc = bench_boots(&b, 1, 1, "bench", NULL, NULL);
+	free(script);
+	return rc;
+}
+
 /* The interleaved boots. */
 int
 bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
     const char *names, int n, int jobs, struct bres *r)
 {
 	struct bench_boot *b;
-	const char	*p, *e;
-	char		*sc = xstrdup(""), *t, *script[2];
+	char		*script[2];
 	int		 side, k, rc;
 
 	memset(r, 0, sizeof *r);
@@ -394,17 +433,8 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 	}
 	r->boots = n;
 	r->jobs = jobs = jobs < 1 ? 1 : jobs > BENCH_MAX_JOBS ? BENCH_MAX_JOBS : jobs;
-	for (p = expand(names); *p != '\0'; p = *e ? e + 1 : e) {
-		e = strchrnul(p, ',');
-		t = xasprintf("%s%s%s", sc, *sc ? "; " : "", bdef_find(p, e - p)->script);
-		free(sc);
-		sc = t;
-	}
-	/* A side's setup runs first, in the same shell: its failure ends the boot. */
 	for (side = 0; side < 2; side++)
-		script[side] = setup != NULL && setup[side] != NULL ?
-		    xasprintf("{ %s\n} || { echo 'bench: the setup failed' >&2; "
-		    "exit 1; }; %s", setup[side], sc) : xstrdup(sc);
+		script[side] = bench_script(names, setup != NULL ? setup[side] : NULL);
 	/* Boots k = 0 .. 2n-1 of side k % 2. */
 	b = xcalloc(2 * n, sizeof *b);
 	for (k = 0; k < 2 * n; k++) {
@@ -414,7 +444,6 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 	}
 	rc = bench_boots(b, 2 * n, jobs, "bench", run_out, r);
 	free(b);
-	free(sc);
 	free(script[0]);
 	free(script[1]);
 	return rc;

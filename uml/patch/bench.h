@@ -51,7 +51,7 @@ typedef void (*bench_out_fn)(int i, char *out, void *arg);
 
 /*
  * Boot b[0 .. nb-1] in that order, jobs at a time (1: serialised), each
- * finished boot's output to fn; progress on stderr as "WHO: boot ...".
+ * finished boot's output to fn (NULL: dropped); progress on stderr as "WHO: boot ...".
  * 0, or the first failing boot's exit status (a signal: 128+N), after
  * printing its output; no boot starts after a failure.
  */
@@ -72,6 +72,13 @@ extern const char bench_list[];
  */
 int	bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 	    const char *names, int n, int jobs, struct bres *r);
+/*
+ * Boot kernel once running the benchmarks names after setup (NULL: none),
+ * for what the run leaves behind (a gcov kernel's counters), not for
+ * figures: its output is dropped.  0, or the boot's exit status.
+ */
+int	bench_once(const char *kernel, const char *label, const char *setup,
+	    const char *names);
 /*
  * Whether name may name a metric (it becomes a file name and goes into
  * gnuplot's scripts): 1 to 63 of [a-z0-9._].

@@ -105,7 +105,7 @@ cov_kernel(const char *v, char **pdir)
 /* Run the coverage pass of compare for variant v (kernel plain). */
 int
 compare_cov(const char *v, const char *plain, const char *setup,
-    const char *names, int n, int jobs, const char *json)
+    const char *names, int n, int jobs, int cost, const char *json)
 {
 	char		*pdir, *k, *kd, *d, *gdir, *gcno, *lab, err[1024];
 	const char	*kern[2], *label[2], *setups[2] = { setup, setup };
@@ -127,12 +127,21 @@ compare_cov(const char *v, const char *plain, const char *setup,
 	lab = xasprintf("%s+gcov", v);
 	kern[0] = plain, kern[1] = k;
 	label[0] = v, label[1] = lab;
-	rc = bench_run(kern, label, setups, names, n, jobs, &r);
+	memset(&r, 0, sizeof r);
+	if (cost)
+		rc = bench_run(kern, label, setups, names, n, jobs, &r);
+	else
+		rc = bench_once(k, lab, setup, names);
 	unsetenv(COV_ENV);
 	if (rc == 0) {
-		printf("the instrumented kernel against the plain one (gcov's "
-		    "run-time cost):\n");
-		bench_table(&r, stdout);
+		if (cost) {
+			printf("the instrumented kernel against the plain one "
+			    "(gcov's run-time cost):\n");
+			bench_table(&r, stdout);
+		} else
+			printf("the benchmarks ran once on the gcov kernel "
+			    "(--coverage-cost: an A/B round against plain %s, "
+			    "gcov's run-time cost)\n", v);
 		memset(&q, 0, sizeof q);
 		q.pdir = pdir;
 		q.gcno = gcno;

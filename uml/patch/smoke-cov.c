@@ -97,7 +97,14 @@ smoke_cov(struct smoke *s)
 		rc = rc >= 128 && rc != EXIT_PANIC ? rc : 0;
 		free(log);
 	}
-	if (rc == 0 && strcmp(s->bench, "none") != 0) {
+	if (rc == 0 && strcmp(s->bench, "none") != 0 && !s->coverage_cost) {
+		/* One boot of the benchmarks: their paths count, not their figures. */
+		rc = bench_once(kernel, "patched+gcov", NULL, s->bench);
+		if (rc == 0)
+			printf("    the benchmarks ran once on the gcov kernel "
+			    "(--coverage-cost: an A/B round against the plain one, "
+			    "gcov's run-time cost)\n");
+	} else if (rc == 0 && strcmp(s->bench, "none") != 0) {
 		const char	*kern[2] = { s->kernel, kernel };
 		const char	*label[2] = { "patched", "patched+gcov" };
 		struct bres	 r;

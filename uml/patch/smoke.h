@@ -74,6 +74,8 @@ struct smoke {
 	int		 nconfigs;
 	int		 jobs;		/* -j: benchmark boots at a time */
 	int		 coverage;	/* --coverage; 2: --require-coverage */
+	int		 coverage_cost;	/* --coverage-cost: the benchmarks' A/B
+					   round on the gcov kernel */
 	int		 partial;	/* --partial: a thread with parts missing */
 	int		 selftests;	/* --selftests: the tree's mm selftests */
 	const char	*selftests_only;	/* --selftests=A,B: only these */
