@@ -384,9 +384,11 @@ reap_bindirs(const struct lab *l, const char *outdir)
 	while ((de = readdir(d)) != NULL) {
 		if (strncmp(de->d_name, l->name, n) != 0 || de->d_name[n] != '-')
 			continue;
+		/* LAB-PID only: another lab's name may start with LAB- */
 		pid = strtol(de->d_name + n + 1, &end, 10);
-		if (*end != '\0' || pid <= 0 || pid > INT_MAX ||
-		    (kill((pid_t)pid, 0) < 0 && errno == ESRCH)) {
+		if (*end != '\0' || pid <= 0 || pid > INT_MAX)
+			continue;
+		if (kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
 			path = xasprintf("%s/%s", outdir, de->d_name);
 			rm_tree(path);
 			free(path);
