@@ -18,6 +18,9 @@
 #include "umkit.h"
 #include "util.h"
 
+/* --base-kernel, made absolute: the process's one copy. */
+static char	*base_abs;
+
 /* umkit lab ... */
 static int
 lab_main(int argc, char **argv)
@@ -84,9 +87,11 @@ lab_main(int argc, char **argv)
 		case 'Z': return lab_seal(optarg);
 		case 'k':
 			/* absolute: the guests' sandbox binds it at that path */
+			free(base_abs);
 			if (access(optarg, X_OK) < 0 ||
-			    (o.base_kernel = realpath(optarg, NULL)) == NULL)
+			    (base_abs = realpath(optarg, NULL)) == NULL)
 				fatal("--base-kernel %s", optarg);
+			o.base_kernel = base_abs;
 			break;
 		default: return cmd_usage(&cmd_lab);
 		}

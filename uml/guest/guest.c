@@ -52,6 +52,9 @@ guest_opts_init(struct guest_opts *o)
 	o->disk_mb = DISK_DEFAULT_MB;
 }
 
+/* -k's kernel, made absolute: the process's one copy. */
+static char	*kernel_abs;
+
 /* Apply one option shared by every command that boots a guest. */
 void
 guest_opt(struct guest_opts *o, int opt, const char *arg)
@@ -66,10 +69,11 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 		o->variant = arg;
 		break;
 	case 'k':
-		/* absolute: the sandbox binds it at the same path (kept for
-		   the process's life, as the other options' strings) */
-		if ((o->kernel = realpath(arg, NULL)) == NULL)
+		/* absolute: the sandbox binds it at the same path */
+		free(kernel_abs);
+		if ((kernel_abs = realpath(arg, NULL)) == NULL)
 			fatalx("-k %s: %s", arg, strerror(errno));
+		o->kernel = kernel_abs;
 		break;
 	case 'm':
 		if ((o->mem_mb = parse_mem_mb(arg)) < 32)
