@@ -45,6 +45,14 @@ _run_dirs() { ls "$TOP/run" 2>/dev/null | grep -v '^log$' | sort; }
 _before_pids=$(_uml_pids) _before_mounts=$(_mounts) _before_run=$(_run_dirs)
 _new() { printf '%s\n' "$2" | grep -vxF -e "$1" -e '' | tr '\n' ' '; }
 
+# exercise_lines LAB FILE.c: the 'exercise' line of the lab file LAB that
+# names FILE.c, with its indented case, expect, fail and hint lines: the
+# grader a test's own small lab takes from a shipped one.
+exercise_lines() {
+	awk -v f="$2" '$1 == "exercise" && $NF == f { on = 1; print; next }
+		on && /^[ \t]/ { print; next } on { exit }' "$1"
+}
+
 # no_leftovers DESCRIPTION: no UML process of this checkout, no FUSE mount
 # under run/ and no entry in run/ beyond those that were there before.
 no_leftovers() {

@@ -34,8 +34,7 @@ mkdir -p "$g"
 cp "$TOP/labs/03-holes.c" "$g/"
 {
 	printf 'title The grader of lab 03s exercise\nmemory 256M\ncpus 1\n'
-	awk '/^exercise .*03-holes\.c$/ { on = 1; print; next }
-		on && /^[ \t]/ { print; next } on { exit }' "$TOP/labs/03-compaction.lab"
+	exercise_lines "$TOP/labs/03-compaction.lab" 03-holes.c
 } > "$g/grader.lab"
 check "the extracted grader lab is a lab" "$UMKIT" lab --check "$g/grader.lab"
 check "the wrong solution (a patch) applies to the solution" patch -s -i "$TOP/tests/fixtures/exercise/03-holes-next-page.patch" \

@@ -52,8 +52,7 @@ cp "$TOP/labs/04-rsstouch.c" "$TOP/labs/04-twothreads.c" "$g/"
 	printf 'title The grader of lab 04s exercises\nmemory 256M\n'
 	printf 'exercise program 04-twothreads.c\n  case runs twothreads\n'
 	printf '    expect result(twothreads.threads) == 2\n'
-	awk '/^exercise .*04-rsstouch\.c$/ { on = 1; print; next }
-		on && /^[ \t]/ { print; next } on { exit }' "$TOP/labs/04-counters.lab"
+	exercise_lines "$TOP/labs/04-counters.lab" 04-rsstouch.c
 } > "$g/grader.lab"
 check "the extracted grader lab is a lab" "$UMKIT" lab --check "$g/grader.lab"
 check "the wrong solution (a patch) applies to the solution" patch -s -i "$TOP/tests/fixtures/exercise/04-rsstouch-rounds-down.patch" \
@@ -91,8 +90,7 @@ cp "$TOP/labs/04-gap.c" "$gl/"
 {
 	printf 'title The grader of lab 04s gap exercise\nmemory 256M\ncpus 2\n'
 	printf 'variants rss-lazy\n'
-	awk '/^exercise .*04-gap\.c$/ { on = 1; print; next }
-		on && /^[ \t]/ { print; next } on { exit }' "$TOP/labs/04-counters.lab"
+	exercise_lines "$TOP/labs/04-counters.lab" 04-gap.c
 } > "$gl/grader.lab"
 check "the extracted gap grader lab is a lab" "$UMKIT" lab --check "$gl/grader.lab"
 exg=$work/exg
