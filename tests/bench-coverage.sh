@@ -23,7 +23,7 @@ run() {
 	./umkit smoke "$1" --labs none --bench procbench,kvbench -n "${BENCH_BOOTS:-5}" \
 		$tmp/p.patch > $tmp/out 2>&1
 	rc=$? t1=$(date +%s.%N)
-	sed -n '/^smoke: build /p; /^smoke: cov-build/p; /ran once on the gcov/p; /gcov.s run-time cost/,/^smoke: coverage/p; /^smoke: \(PASS\|FAIL\)/p' $tmp/out
+	sed -n '/^smoke: build /p; /^smoke: cov-build/p; /ran once on the gcov/p; /gcov.s run-time cost):/,/^smoke: coverage/p; /^smoke: \(PASS\|FAIL\)/p' $tmp/out
 	printf 'total %.1f s (exit %d)\n' "$(echo "$t1 - $t0" | bc)" $rc
 }
 stamp=$(date +%s)
