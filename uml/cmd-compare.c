@@ -186,6 +186,7 @@ const struct cmd cmd_compare = {
 "    compaction-noacct compaction-noacct               (seed 002's table)\n"
 "  umkit compare -n 10 --json a.json base smoke-0123456789ab\n"
 "  umkit compare --coverage --bench aging -n 2 base lru-batch\n"
+"  umkit compare --coverage-cost --bench aging -n 2 base lru-batch\n"
 "  umkit compare laptop.json server.json",
 	.max_args = CMD_ARGS_ANY,
 	.exec = compare_main,

@@ -220,6 +220,7 @@ const struct cmd cmd_smoke = {
 "Examples:\n"
 "  umkit smoke fix.patch\n"
 "  umkit smoke --labs none --run 'procbench --case fork' thread.mbox\n"
+"  umkit smoke --coverage-cost --labs none --bench procbench fix.patch\n"
 "  git format-patch -3 --stdout | umkit smoke -\n"
 "  umkit smoke --git ~/linux v7.2..my-branch",
 	.max_args = CMD_ARGS_ANY,
