@@ -284,13 +284,37 @@ if full; then
 	sleep 1
 	is "... no build process left" "$(pgrep -f "$TOP/build/k/smoke-tree" | tr '\n' ' ')" ""
 	is "... no half-made tree" "$(ls -d build/k/smoke-tree*/src.new build/k/smoke-tree*/linux.new 2>/dev/null)" ""
+	# A timeout's SIGTERM reaches umkit alone, not the build under it:
+	# the build must end at once, not when make would have finished.
+	sed "s|/\* ctrl-c [0-9]* \*/|/* term $(date +%s%N) */|" $tmp/ctrlc.patch > $tmp/term.patch
+	"$UMKIT" smoke --bench none --labs none $tmp/term.patch > $tmp/term.out 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 300 ] && ! pgrep -f "$TOP/build/k/smoke-tree/obj" >/dev/null; do
+		sleep 0.1; i=$((i + 1))
+	done
+	sleep 3
+	t0=$(date +%s%N)
+	kill -TERM $pid
+	wait $pid; rc=$?
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	is "SIGTERM to umkit alone in the build: exit 143" "$rc" 143
+	if [ $ms -lt 2000 ]; then
+		ok "... it ended at once ($ms ms), not when make would have"
+	else
+		not_ok "... it ended at once ($ms ms), not when make would have" "$(tail -3 $tmp/term.out)"
+	fi
+	sleep 1
+	is "... no build process left" "$(pgrep -f "$TOP/build/k/smoke-tree" | tr '\n' ' ')" ""
 else
 	for d in "a patch that hangs at boot: exit 5" "... stage boot: a hang, named at the timeout" \
 	    "... with the default timeout: a hang, named at the boot's link timeout" \
 	    "a patch that floods the console: exit 5" "... stage boot: a flood, stopped" \
 	    "... the flooding line shown" "... its log stopped soon after 512 KiB (not at the 60 s timeout)" \
 	    "Ctrl-C in the build: exit 130" "... the build stage says interrupted" \
-	    "... no build process left" "... no half-made tree"; do
+	    "... no build process left" "... no half-made tree" \
+	    "SIGTERM to umkit alone in the build: exit 143" \
+	    "... it ended at once, not when make would have" "... no build process left"; do
 		skip "$d" "the long part: make test-smoke"
 	done
 fi

@@ -194,6 +194,19 @@ sb() {
 		exec bwrap $sb_args $sb_ro_list -- "$@"
 	)
 }
+# sb_bg CMD...: sb CMD... in the background, $! the sandbox (or CMD)
+# itself, not a subshell, so that killing $! ends it.
+sb_bg() {
+	if [ -z "$sandboxed" ]; then "$@" & return; fi
+	sb_ifs=$IFS
+	IFS='
+'
+	set -f
+	# shellcheck disable=SC2086
+	bwrap $sb_args $sb_ro_list -- "$@" &
+	set +f
+	IFS=$sb_ifs
+}
 sb_add --unshare-user --unshare-pid --unshare-net --unshare-ipc \
 	--die-with-parent --ro-bind / / --dev /dev --proc /proc
 sb_hide /tmp; sb_hide /var/tmp; sb_hide /dev/shm; sb_hide /run/user ro
@@ -600,8 +613,16 @@ stop_ticker() {
 # the kernel's: its build is the same whoever calls this script.
 mkdir -p "$CCACHE_DIR"
 sb_rw "$CCACHE_DIR"
-if ! sb env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL \
-    make -C "$tree" ARCH=um "$norust" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1; then
+# make runs in the background and we wait for it: sh runs a trap only
+# when its foreground command ends, but a signal ends a wait at once.  A
+# stop signal (umkit passes Ctrl-C, a timeout's TERM on to us) kills the
+# build's sandbox (--die-with-parent takes every make with it) and exits.
+sb_bg env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL \
+    make -C "$tree" ARCH=um "$norust" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1
+mk=$!
+trap 'kill $mk 2>/dev/null; exit 130' INT
+trap 'kill $mk 2>/dev/null; exit 143' TERM
+if ! wait $mk; then
 	stop_ticker
 	tail -n 25 "$vdir/build.log" >&2
 	die 4 "variant $variant: kernel build failed (full log: $vdir/build.log)"
