@@ -104,4 +104,30 @@ no_leftovers "nothing left after a variant or kernel that cannot be had"
 out=$(cd "$TOP" && "$UMKIT" exec -k build/k/base/linux -- echo relative-ok 2>&1)
 is "exec -k with a path relative to the current directory boots" "$out" relative-ok
 
+# --host-cpu: UML's processes (the kernel and its processes' stubs) on
+# that host CPU only; the launcher is not pinned.
+last=$(( $(getconf _NPROCESSORS_ONLN) - 1 ))
+"$UMKIT" exec --host-cpu $last -- sleep 3 >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 50 ] && ! pgrep -f "^$TOP/build/k/base/linux .*umid=umkit-exec-" >/dev/null; do
+	sleep 0.1; i=$((i + 1))
+done
+sleep 0.5
+cpus=$(for p in $(pgrep -f "^$TOP/build/k/base/linux .*umid=umkit-exec-"); do
+	for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\t//p' $t/status; done
+done | sort -u | tr '\n' ' ')
+is "exec --host-cpu $last: every UML process and thread allowed on CPU $last only" "$cpus" "$last "
+is "... the launcher is not pinned" "$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/$pid/status)" \
+    "$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)"
+wait $pid
+out=$(UMKIT_HOST_CPU=0 "$UMKIT" exec -- sh -c 'dd if=/dev/zero of=/dev/null bs=4k count=2000 2>&1 | tail -1' 2>&1)
+is "UMKIT_HOST_CPU=0: a pinned guest runs" "$out" '2000+0 records out'
+err=$("$UMKIT" exec --host-cpu x -- true 2>&1)
+is "--host-cpu x gives 125" "$?" 125
+like "... and names the option" "$err" "^umkit: --host-cpu x: want a host CPU number, 'auto' or 'any'"
+err=$(UMKIT_HOST_CPU=-3 "$UMKIT" exec -- true 2>&1)
+like "UMKIT_HOST_CPU=-3: the same error" "$err" "^umkit: --host-cpu -3: want"
+no_leftovers "nothing left after the --host-cpu cases"
+
 done_testing

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,9 @@ guest_opts_init(struct guest_opts *o)
 	o->mem_mb = GUEST_DEFAULT_MEM_MB;
 	o->cpus = GUEST_DEFAULT_CPUS;
 	o->disk_mb = DISK_DEFAULT_MB;
+	o->host_cpu = GUEST_HOST_CPU_ANY;
+	if (getenv("UMKIT_HOST_CPU") != NULL && *getenv("UMKIT_HOST_CPU") != '\0')
+		guest_opt(o, 'H', getenv("UMKIT_HOST_CPU"));
 }
 
 /* -k's kernel, made absolute: the process's one copy. */
@@ -99,7 +103,34 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	case 'a':		/* --add: checked by initrd_prepare() */
 		initrd_add(o, arg);
 		break;
+	case 'H':		/* --host-cpu, or UMKIT_HOST_CPU */
+		if (strcmp(arg, "any") == 0) {
+			o->host_cpu = GUEST_HOST_CPU_ANY;
+			break;
+		}
+		if (strcmp(arg, "auto") == 0) {
+			o->host_cpu = GUEST_HOST_CPU_AUTO;
+			break;
+		}
+		v = strtol(arg, &end, 10);
+		if (*arg == '\0' || *end != '\0' || v < 0 || v >= CPU_SETSIZE)
+			fatalx("--host-cpu %s: want a host CPU number, 'auto' or 'any'", arg);
+		o->host_cpu = v;
+		break;
 	}
+}
+
+/* In UML's child, before exec: run on host CPU cpu only (or as we do, if it cannot). */
+static void
+pin_host_cpu(int cpu)
+{
+	cpu_set_t	set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	(void)sched_setaffinity(0, sizeof set, &set);
 }
 
 /*
@@ -356,7 +387,7 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 {
 	char		*argv[28], **exe, *initrd;
 	int		 sv[2], con[2], ptys = -1, disk = -1, devnull, argc = 0, i;
-	int		 info[2] = { -1, -1 }, sandboxed;
+	int		 info[2] = { -1, -1 }, sandboxed, hcpu;
 	struct sandbox	 sb;
 	pid_t		 pid;
 
@@ -460,6 +491,9 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 		if (pipe2(info, O_CLOEXEC) < 0)
 			fatal("pipe");
 	}
+	hcpu = o->host_cpu;
+	if (hcpu == GUEST_HOST_CPU_AUTO)
+		hcpu = sched_getcpu();
 	g->start_us = now_us();
 	g->start_ms = g->start_us / 1000;
 	pid = fork();
@@ -468,6 +502,7 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 	if (pid == 0) {
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pin_host_cpu(hcpu);
 		/* Off as UML would set it anyway, which spares its re-exec. */
 		if (o->aslr)
 			keep_aslr();

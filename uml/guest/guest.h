@@ -35,7 +35,23 @@ struct guest_opts {
 	const char	**adds;		/* --add values (initrd.h), nadds of them */
 	int		 nadds;
 	struct initrd_list *files;	/* what they add, from initrd_prepare() */
+	int		 host_cpu;	/* the host CPU UML runs on, or
+					   GUEST_HOST_CPU_AUTO / _ANY */
 };
+
+/*
+ * Where a guest's UML processes run on the host.  A system call in the
+ * guest is a round trip between UML's kernel process and the stub of
+ * the calling process; on two host CPUs of a virtual machine each such
+ * wake-up is an inter-processor interrupt, and a 4 KiB write costs 63 us
+ * instead of 12 (make bench-pin).  But a 2-CPU guest on one host CPU
+ * boots slower (its CPUs' spin-waits last a host time slice), so by
+ * default (ANY) UML runs where the host puts it; the benchmarks pin each
+ * boot (bench.h), and --host-cpu N or UMKIT_HOST_CPU=N|auto (the CPU
+ * the launcher is on when it forks UML) pins a guest.
+ */
+#define GUEST_HOST_CPU_AUTO	(-1)
+#define GUEST_HOST_CPU_ANY	(-2)
 
 #define GUEST_DEFAULT_MEM_MB	256
 #define GUEST_DEFAULT_CPUS	2
