@@ -166,9 +166,9 @@ done
 like "... one variant twice: the sides are A:base and B:base" "$out2" 'A:base .*%change .*B:base'
 out2=$("$UMKIT" compare -n 2 -j 2 --bench aging base base 2>&1); rc=$?
 like "compare -j 2: exit 0, two boots per side, and the table says they ran at once" \
-	"$rc:$(printf '%s\n' "$out2" | grep -E 'boots per side|^note: -j' | tr '\n' ' ')
+	"$rc:$(printf '%s\n' "$out2" | grep -E 'boots per side|^note: (-j|each boot)' | tr '\n' ' ')
 $(printf '%s\n' "$out2" | grep -vE '^bench: boots ' | tail -8)" \
-	'^0:.*2 boots per side.*note: -j 2: 2 boots ran at a time'
+	'^0:.*2 boots per side.*note: each boot.s UML ran on one host CPU .*2 boots at a time'
 out2=$("$UMKIT" compare -n 2 --bench aging --setup-b 'echo no; false' base base 2>&1); rc=$?
 like "a failing --setup-b fails the comparison" "$rc" '^[1-9]'
 like "... and says so" "$out2" 'bench: the setup failed'

@@ -44,7 +44,7 @@ compare_main(int argc, char **argv)
 	const char	*names = "procbench", *json = NULL, *plot = NULL, *label[2];
 	const char	*setup[2] = { NULL, NULL };
 	char		*kern[2], err[512], *end, *lab[2] = { NULL, NULL };
-	int		 c, n = 5, rc, i, jobs = 1, coverage = 0, cost = 0;
+	int		 c, n = 5, rc, i, jobs = bench_default_jobs(), coverage = 0, cost = 0;
 
 	while ((c = getopt_long(argc, argv, "n:j:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -152,8 +152,10 @@ const struct cmd cmd_compare = {
 "                MGLRU aging moves), compaction (seed 002: one compaction\n"
 "                round's scanner counts)\n"
 "  -n N           boots per kernel (2-100; default 5)\n"
-"  -j J           J boots at a time (default 1: one at a time, so that\n"
-"                boots do not disturb each other's figures)\n"
+"  -j J           J boots at a time (default 2 on a host of 2 CPUs or\n"
+"                more: an A and a B boot together, each on a host CPU of\n"
+"                its own, the CPUs swapped between pairs; 1: one at a\n"
+"                time, A and B still alternating CPUs)\n"
 "  --setup-a CMD, --setup-b CMD\n"
 "                guest shell commands each boot of A (B) runs first, e.g.\n"
 "                a variant's switch; A and B may then be one variant\n"

@@ -222,6 +222,31 @@ test_plot_refuses(void **st)
 	(void)st;
 }
 
+/*
+ * The host CPUs of the benchmark boots: an A B pair on two CPUs, swapped
+ * with the next pair, at -j 2 and at -j 1; all on CPU 0 of a 1-CPU host;
+ * none pinned with more boots at once than CPUs.
+ */
+static void
+test_host_cpu(void **st)
+{
+	static const int	want[8] = { 0, 1, 1, 0, 0, 1, 1, 0 };
+	int			k, a = 0;
+
+	for (k = 0; k < 8; k++) {
+		assert_int_equal(bench_host_cpu(k, 2, 2), want[k]);
+		assert_int_equal(bench_host_cpu(k, 1, 2), want[k]);
+		assert_int_equal(bench_host_cpu(k, 2, 16), want[k]);
+		assert_int_equal(bench_host_cpu(k, 1, 1), 0);
+		assert_int_equal(bench_host_cpu(k, 4, 2), -1);
+		assert_true(bench_host_cpu(k, 4, 4) >= 0 && bench_host_cpu(k, 4, 4) < 4);
+		a += k % 2 == 0 ? bench_host_cpu(k, 2, 2) : 0;
+	}
+	/* side A (even k) on each CPU as often as on the other */
+	assert_int_equal(a, 2);
+	(void)st;
+}
+
 /* Run the plot tests. */
 int
 main(void)
@@ -232,6 +257,7 @@ main(void)
 		cmocka_unit_test(test_gnuplot_str),
 		cmocka_unit_test(test_plot_script),
 		cmocka_unit_test(test_plot_refuses),
+		cmocka_unit_test(test_host_cpu),
 	};
 
 	return cmocka_run_group_tests_name("bench-plot", tests, make_tmp,

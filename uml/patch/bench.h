@@ -51,12 +51,26 @@ typedef void (*bench_out_fn)(int i, char *out, void *arg);
 
 /*
  * Boot b[0 .. nb-1] in that order, jobs at a time (1: serialised), each
+ * on the host CPU bench_host_cpu() says, each
  * finished boot's output to fn (NULL: dropped); progress on stderr as "WHO: boot ...".
  * 0, or the first failing boot's exit status (a signal: 128+N), after
  * printing its output; no boot starts after a failure.
  */
 int	bench_boots(const struct bench_boot *b, int nb, int jobs, const char *who,
 	    bench_out_fn fn, void *arg);
+/*
+ * The host CPU boot k of boots run jobs at a time is pinned to (umkit
+ * exec --host-cpu) on a host of ncpu CPUs, or -1: none (fewer CPUs than
+ * max(jobs, 2)).  Each boot of a group on a CPU of its own, turned by
+ * one each group, so an interleaved A B pair swaps CPUs with the next.
+ */
+int	bench_host_cpu(int k, int jobs, int ncpu);
+/*
+ * The commands' default -j: 2 on a host of 2 CPUs or more (an A and a B
+ * boot at the same time, each on a CPU of its own, the CPUs swapped
+ * between pairs: host drift hits both sides of a pair), else 1.
+ */
+int	bench_default_jobs(void);
 /* "hostname, Linux RELEASE, CPU model x N" of this machine, allocated. */
 char	*bench_host_id(void);
 /* 0 if every name in the comma list is a benchmark (else err names it). */

@@ -39,7 +39,7 @@ smoke_init(struct smoke *s)
 	s->labs = "all";
 	s->timeout_s = 60;
 	s->bench = "all";
-	s->jobs = 1;
+	s->jobs = bench_default_jobs();
 	s->boots = 5;
 	s->stage_t0 = now_ms();
 }
