@@ -121,6 +121,32 @@ is "exec --host-cpu $last: every UML process and thread allowed on CPU $last onl
 is "... the launcher is not pinned" "$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/$pid/status)" \
     "$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)"
 wait $pid
+# auto, the default: once up, every UML thread on one host CPU, the one
+# with the fewest guests, so two guests at once get two CPUs.
+cpus_of() {	# umkit's pid -> the allowed CPUs of its guest's UML threads
+	for p in $(pgrep -f "^$TOP/build/k/base/linux .*umid=umkit-exec-$1( |\$)"); do
+		for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\t//p' $t/status; done
+	done | sort -u | tr '\n' ' '
+}
+"$UMKIT" exec -- sleep 4 >/dev/null 2>&1 &
+p1=$!
+"$UMKIT" exec -- sleep 4 >/dev/null 2>&1 &
+p2=$!
+i=0
+while [ $i -lt 60 ] && ! { [ -f "$TOP/run/exec-$p1/hostcpu" ] && [ -f "$TOP/run/exec-$p2/hostcpu" ]; }; do
+	sleep 0.1; i=$((i + 1))
+done
+sleep 0.5
+c1=$(cpus_of $p1) c2=$(cpus_of $p2)
+like "auto: the first guest's UML threads all on one host CPU" "$c1" '^[0-9]+ $'
+like "... the second one's too" "$c2" '^[0-9]+ $'
+if [ "$last" -gt 0 ]; then
+	if [ "$c1" != "$c2" ]; then ok "... two guests at once on two CPUs ($c1and $c2)"
+	else not_ok "... two guests at once on two CPUs" "both: $c1"; fi
+else
+	skip "... two guests at once on two CPUs" "one host CPU"
+fi
+wait $p1 $p2
 out=$(UMKIT_HOST_CPU=0 "$UMKIT" exec -- sh -c 'dd if=/dev/zero of=/dev/null bs=4k count=2000 2>&1 | tail -1' 2>&1)
 is "UMKIT_HOST_CPU=0: a pinned guest runs" "$out" '2000+0 records out'
 err=$("$UMKIT" exec --host-cpu x -- true 2>&1)

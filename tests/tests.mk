@@ -60,6 +60,12 @@ bench: bench-compare-fp
 bench-compare-fp: all
 	@sh tests/bench-compare-fp.sh
 
+# Where a guest's UML runs: pinned once up, from the fork, or not at all.
+.PHONY: bench-pin
+bench: bench-pin
+bench-pin: all
+	@sh tests/bench-pin.sh
+
 .PHONY: bench-smoke bench-coverage
 bench: bench-smoke bench-coverage
 bench-smoke: all

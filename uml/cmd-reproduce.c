@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "patch/bench.h"
 #include "repro/repro.h"
 #include "umkit.h"
 #include "util.h"
@@ -27,7 +28,7 @@ reproduce_main(int argc, char **argv)
 	struct repro_data d[8];
 	const char	*json = NULL;
 	char		*e;
-	int		 o, quick = 0, ktap = 0, results = 0, n = 0, jobs = 1, ns = 0, i, rc = 0, ok;
+	int		 o, quick = 0, ktap = 0, results = 0, n = 0, jobs = bench_default_jobs(), ns = 0, i, rc = 0, ok;
 
 	while ((o = getopt_long(argc, argv, "n:j:", longopts, NULL)) != -1) {
 		switch (o) {
@@ -111,7 +112,9 @@ const struct cmd cmd_reproduce = {
 "  SEED        000 to 004 (or 0 to 4), or all\n"
 "  --quick     a short run (fewer boots and rounds; what make test runs)\n"
 "  -n RUNS     boots per boot group (2-50; default: the seed's)\n"
-"  -j J        boots at a time (default 1: serialised, as measurements want)\n"
+"  -j J        boots at a time (default 2 on a host of 2 CPUs or more;\n"
+"              each boot on a host CPU of its own; the settings a row\n"
+"              compares run in the same boot either way)\n"
 "  --json FILE every sample, the statistics and the thread's figures\n"
 "  --ktap      KTAP on stdout (the table goes to stderr): a row fails\n"
 "              only when the kit's change goes against the thread's,\n"

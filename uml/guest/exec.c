@@ -300,6 +300,8 @@ exec_fresh_io(struct guest_opts *o, int timeout_s, int in_fd, int out_fd,
 	g.link_fd = -1;		/* the link owns it now */
 	/* Under gdb the boot takes as long as the person at gdb's prompt. */
 	r = link_hello(l, gdb ? INT_MAX / 2 : BOOT_TIMEOUT_MS);
+	if (r == 0 && !gdb)
+		guest_pin(&g);
 	if (r == 0)
 		r = link_exec(l, argv, 0, in_fd, out_fd, err_fd, &status);
 	if (c != NULL && r == 0) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <dirent.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <sys/file.h>
 #include <sys/personality.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
@@ -26,6 +28,7 @@
 #include "guest.h"
 #include "initrd.h"
 #include "kernel/kbuild.h"
+#include "rundir.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -51,7 +54,7 @@ guest_opts_init(struct guest_opts *o)
 	o->mem_mb = GUEST_DEFAULT_MEM_MB;
 	o->cpus = GUEST_DEFAULT_CPUS;
 	o->disk_mb = DISK_DEFAULT_MB;
-	o->host_cpu = GUEST_HOST_CPU_ANY;
+	o->host_cpu = GUEST_HOST_CPU_AUTO;
 	if (getenv("UMKIT_HOST_CPU") != NULL && *getenv("UMKIT_HOST_CPU") != '\0')
 		guest_opt(o, 'H', getenv("UMKIT_HOST_CPU"));
 }
@@ -118,6 +121,132 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 		o->host_cpu = v;
 		break;
 	}
+}
+
+/* Every thread of process root and of its descendants onto host CPU cpu; how many. */
+static int
+pin_tree(pid_t root, int cpu)
+{
+	DIR		*pd, *td;
+	struct dirent	*pe, *te;
+	cpu_set_t	 set;
+	char		 path[300], *st, *p;
+	long		(*pp)[2] = NULL, ppid;
+	size_t		 np = 0, cap = 0, i;
+	int		 n = 0, more, *in;
+
+	/* Every process's parent: UML's processes set their own groups. */
+	if ((pd = opendir("/proc")) == NULL)
+		return 0;
+	while ((pe = readdir(pd)) != NULL) {
+		if (pe->d_name[0] < '1' || pe->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/stat", pe->d_name);
+		if ((st = read_text(path)) == NULL)
+			continue;
+		/* "pid (comm) state ppid ...": comm may hold ") " */
+		if ((p = strrchr(st, ')')) != NULL && sscanf(p + 1, " %*c %ld", &ppid) == 1) {
+			if (np == cap)
+				pp = xrealloc(pp, (cap = cap ? 2 * cap : 512) * sizeof *pp);
+			pp[np][0] = atol(pe->d_name);
+			pp[np++][1] = ppid;
+		}
+		free(st);
+	}
+	closedir(pd);
+	in = xcalloc(np + 1, sizeof *in);
+	do {
+		more = 0;
+		for (i = 0; i < np; i++) {
+			if (in[i])
+				continue;
+			if (pp[i][0] == root)
+				in[i] = more = 1;
+			else {
+				size_t	j;
+
+				for (j = 0; j < np; j++)
+					if (in[j] && pp[j][0] == pp[i][1]) {
+						in[i] = more = 1;
+						break;
+					}
+			}
+		}
+	} while (more);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	for (i = 0; i < np; i++) {
+		if (!in[i])
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/task", pp[i][0]);
+		if ((td = opendir(path)) == NULL)
+			continue;
+		while ((te = readdir(td)) != NULL)
+			if (te->d_name[0] >= '1' && te->d_name[0] <= '9' &&
+			    sched_setaffinity(atoi(te->d_name), sizeof set, &set) == 0)
+				n++;
+		closedir(td);
+	}
+	free(in);
+	free(pp);
+	return n;
+}
+
+/*
+ * The host CPU with the fewest live guests on it (their run/NAME/hostcpu),
+ * the lowest of those, written to rundir/hostcpu; under a lock, so that
+ * guests starting together spread over the CPUs.
+ */
+static int
+pick_host_cpu(const char *rundir)
+{
+	int		 ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), cnt[CPU_SETSIZE] = { 0 };
+	int		 lock, cpu, best = 0;
+	char		*lk = xasprintf("%s/.hostcpu.lock", kit()->run), *f, *t;
+	DIR		*d;
+	struct dirent	*e;
+	FILE		*fp;
+
+	if (ncpu < 1 || ncpu > CPU_SETSIZE)
+		ncpu = 1;
+	if ((lock = open(lk, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) >= 0)
+		flock(lock, LOCK_EX);
+	if ((d = opendir(kit()->run)) != NULL) {
+		while ((e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.' || run_name_ok(e->d_name) < 0 ||
+			    !run_alive(e->d_name))
+				continue;
+			f = xasprintf("%s/%s/hostcpu", kit()->run, e->d_name);
+			if ((t = read_text(f)) != NULL &&
+			    (cpu = atoi(t)) >= 0 && cpu < ncpu)
+				cnt[cpu]++;
+			free(t);
+			free(f);
+		}
+		closedir(d);
+	}
+	for (cpu = 1; cpu < ncpu; cpu++)
+		if (cnt[cpu] < cnt[best])
+			best = cpu;
+	f = xasprintf("%s/hostcpu", rundir);
+	if ((fp = fopen(f, "w")) != NULL) {
+		fprintf(fp, "%d\n", best);
+		fclose(fp);
+	}
+	free(f);
+	if (lock >= 0)
+		close(lock);
+	free(lk);
+	return best;
+}
+
+/* Once the guest is up: pin it as its options say (guest.h). */
+void
+guest_pin(struct guest *g)
+{
+	if (g->o.host_cpu != GUEST_HOST_CPU_AUTO || g->pid <= 0 || g->rundir == NULL)
+		return;
+	pin_tree(g->pid, pick_host_cpu(g->rundir));
 }
 
 /* In UML's child, before exec: run on host CPU cpu only (or as we do, if it cannot). */
@@ -491,9 +620,7 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 		if (pipe2(info, O_CLOEXEC) < 0)
 			fatal("pipe");
 	}
-	hcpu = o->host_cpu;
-	if (hcpu == GUEST_HOST_CPU_AUTO)
-		hcpu = sched_getcpu();
+	hcpu = o->host_cpu;	/* AUTO: guest_pin() once it is up */
 	g->start_us = now_us();
 	g->start_ms = g->start_us / 1000;
 	pid = fork();

@@ -44,11 +44,14 @@ struct guest_opts {
  * guest is a round trip between UML's kernel process and the stub of
  * the calling process; on two host CPUs of a virtual machine each such
  * wake-up is an inter-processor interrupt, and a 4 KiB write costs 63 us
- * instead of 12 (make bench-pin).  But a 2-CPU guest on one host CPU
- * boots slower (its CPUs' spin-waits last a host time slice), so by
- * default (ANY) UML runs where the host puts it; the benchmarks pin each
- * boot (bench.h), and --host-cpu N or UMKIT_HOST_CPU=N|auto (the CPU
- * the launcher is on when it forks UML) pins a guest.
+ * instead of 12 (tests/bench-pin.sh).  A 2-CPU guest pinned from its
+ * start boots slower, though: smp_prepare_cpus() and __cpu_up() spin
+ * until the other CPU's thread has run (arch/um/kernel/smp.c:185,199),
+ * and on one host CPU that is until the host preempts them.  So by
+ * default (AUTO) a guest boots where the host puts it and guest_pin()
+ * moves every thread of it, once it is up and idle, onto the host CPU
+ * with the fewest guests; --host-cpu N or UMKIT_HOST_CPU=N pins from
+ * the fork (the benchmarks: bench.h), 'any' never.
  */
 #define GUEST_HOST_CPU_AUTO	(-1)
 #define GUEST_HOST_CPU_ANY	(-2)
@@ -85,6 +88,8 @@ struct guest {
 	int		 panic_line;	/* index in tail order of the first panic line */
 };
 
+/* Once the guest is up (its hello), before any command: pin it if AUTO. */
+void	 guest_pin(struct guest *g);
 /* Default options. */
 void	 guest_opts_init(struct guest_opts *);
 /* Whether the options boot one of the kit's own kernels (sandbox.h). */

@@ -358,6 +358,7 @@ supervise(const char *name, struct guest_opts *o, int ready_fd)
 		}
 		goto fail;
 	}
+	guest_pin(&s.g);
 	/* Readers of the mirror get EIO within 2 s when the guest hangs. */
 	link_set_timeout(s.link, 1500);
 	mnt = s.mnt = run_mnt(name);

@@ -294,15 +294,10 @@ smoke_labs_run(struct smoke *s, const char *kernel, const char *log)
 {
 	char		*argv[] = { self(), "lab", (char *)s->labs, "--batch",
 			    "--base-kernel", (char *)kernel, NULL };
-	/* Each lab's guest on one host CPU: their system calls are 5 times
-	   cheaper there (guest.h), the six labs' batch 22.6 -> 12.5 s. */
-	char		*env[] = { "UMKIT_HOST_CPU=auto", NULL };
 	struct spawn	 sp;
 	int		 rc;
 
 	spawn_init(&sp, argv);
-	if (getenv("UMKIT_HOST_CPU") == NULL)
-		sp.env = env;
 	sp.out_file = log;
 	sp.err = SPAWN_TO_OUT;
 	rc = spawn_run(&sp);
