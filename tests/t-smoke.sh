@@ -211,6 +211,16 @@ st() { printf '%s\n' "$1" | grep -E '^smoke: (apply|build|boot|run) ' | sed 's/ 
 is "the thread form: the same variant and result" "$rc $(st "$out2")" "0 $(st "$out")"
 like "... the labs' checks ($labs) pass on the patched kernel" "$out2" 'smoke: labs +ok: [0-9]+ checks passed'
 like "... PASS, same variant" "$out2" "smoke: PASS $want"
+if full; then
+	# all: the labs run two at a time, their KTAP joined as 'lab all' nests it
+	k=$(printf '%s\n' "$out2" | sed -n 's/.*KTAP in \(.*\)$/\1/p')
+	n=$(ls "$TOP"/labs/*.lab | wc -l)
+	is "... labs.ktap: every lab a subtest of one document, in order" \
+	    "$(sed -n 2p "$k") $(grep -E '^(not )?ok ' "$k" | awk '{ print $2 }' | tr '\n' ' ')" \
+	    "1..$n $(seq -s ' ' 1 "$n") "
+else
+	skip "... labs.ktap: every lab a subtest of one document, in order" "the long part: make test-smoke"
+fi
 
 # --- failures, each with its stage and evidence ----------------------------
 section "failures"

@@ -193,12 +193,12 @@ pin_tree(pid_t root, int cpu)
 }
 
 /*
- * The host CPU with the fewest live guests on it (their run/NAME/hostcpu),
- * the lowest of those, written to rundir/hostcpu; under a lock, so that
- * guests starting together spread over the CPUs.
+ * The host CPU want, or (want < 0) the one with the fewest live guests on
+ * it (their run/NAME/hostcpu), the lowest of those; written to
+ * rundir/hostcpu under a lock, so that guests starting together spread.
  */
 static int
-pick_host_cpu(const char *rundir)
+pick_host_cpu(const char *rundir, int want)
 {
 	int		 ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), cnt[CPU_SETSIZE] = { 0 };
 	int		 lock, cpu, best = 0;
@@ -211,7 +211,7 @@ pick_host_cpu(const char *rundir)
 		ncpu = 1;
 	if ((lock = open(lk, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) >= 0)
 		flock(lock, LOCK_EX);
-	if ((d = opendir(kit()->run)) != NULL) {
+	if (want < 0 && (d = opendir(kit()->run)) != NULL) {
 		while ((e = readdir(d)) != NULL) {
 			if (e->d_name[0] == '.' || run_name_ok(e->d_name) < 0 ||
 			    !run_alive(e->d_name))
@@ -228,6 +228,8 @@ pick_host_cpu(const char *rundir)
 	for (cpu = 1; cpu < ncpu; cpu++)
 		if (cnt[cpu] < cnt[best])
 			best = cpu;
+	if (want >= 0)
+		best = want;
 	f = xasprintf("%s/hostcpu", rundir);
 	if ((fp = fopen(f, "w")) != NULL) {
 		fprintf(fp, "%d\n", best);
@@ -244,22 +246,9 @@ pick_host_cpu(const char *rundir)
 void
 guest_pin(struct guest *g)
 {
-	if (g->o.host_cpu != GUEST_HOST_CPU_AUTO || g->pid <= 0 || g->rundir == NULL)
+	if (g->o.host_cpu == GUEST_HOST_CPU_ANY || g->pid <= 0 || g->rundir == NULL)
 		return;
-	pin_tree(g->pid, pick_host_cpu(g->rundir));
-}
-
-/* In UML's child, before exec: run on host CPU cpu only (or as we do, if it cannot). */
-static void
-pin_host_cpu(int cpu)
-{
-	cpu_set_t	set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	(void)sched_setaffinity(0, sizeof set, &set);
+	pin_tree(g->pid, pick_host_cpu(g->rundir, g->o.host_cpu));
 }
 
 /*
@@ -516,7 +505,7 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 {
 	char		*argv[28], **exe, *initrd;
 	int		 sv[2], con[2], ptys = -1, disk = -1, devnull, argc = 0, i;
-	int		 info[2] = { -1, -1 }, sandboxed, hcpu;
+	int		 info[2] = { -1, -1 }, sandboxed;
 	struct sandbox	 sb;
 	pid_t		 pid;
 
@@ -620,7 +609,6 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 		if (pipe2(info, O_CLOEXEC) < 0)
 			fatal("pipe");
 	}
-	hcpu = o->host_cpu;	/* AUTO: guest_pin() once it is up */
 	g->start_us = now_us();
 	g->start_ms = g->start_us / 1000;
 	pid = fork();
@@ -629,7 +617,6 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 	if (pid == 0) {
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		pin_host_cpu(hcpu);
 		/* Off as UML would set it anyway, which spares its re-exec. */
 		if (o->aslr)
 			keep_aslr();

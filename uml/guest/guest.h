@@ -47,11 +47,11 @@ struct guest_opts {
  * instead of 12 (tests/bench-pin.sh).  A 2-CPU guest pinned from its
  * start boots slower, though: smp_prepare_cpus() and __cpu_up() spin
  * until the other CPU's thread has run (arch/um/kernel/smp.c:185,199),
- * and on one host CPU that is until the host preempts them.  So by
- * default (AUTO) a guest boots where the host puts it and guest_pin()
- * moves every thread of it, once it is up and idle, onto the host CPU
- * with the fewest guests; --host-cpu N or UMKIT_HOST_CPU=N pins from
- * the fork (the benchmarks: bench.h), 'any' never.
+ * and on one host CPU that is until the host preempts them.  So a guest
+ * boots where the host puts it, and guest_pin() moves every thread of
+ * it, once it is up and idle, onto one host CPU: by default (AUTO) the
+ * one with the fewest guests, or the one --host-cpu N or UMKIT_HOST_CPU=N
+ * names (the benchmarks: bench.h); 'any' never.
  */
 #define GUEST_HOST_CPU_AUTO	(-1)
 #define GUEST_HOST_CPU_ANY	(-2)
