@@ -345,13 +345,10 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 		done
 	fi
 	echo "$stamp" > "$new/.umkit-stamp"
-	rm -rf "$tree.old" "$tree".old.*
-	[ ! -d "$tree" ] || mv "$tree" "$tree.old.$$"
+	rm -rf "$tree.old"
+	[ ! -d "$tree" ] || mv "$tree" "$tree.old"
 	mv "$new" "$tree"
-	# The old tree's 80000 links go while make runs (1.3 s saved); the
-	# next tree swap's rm above finishes what this one did not.
-	[ ! -d "$tree.old.$$" ] ||
-		(cd "$vdir" && exec rm -rf "src.old.$$") </dev/null >/dev/null 2>&1 &
+	rm -rf "$tree.old"
 	trap - EXIT INT TERM
 fi
 
