@@ -45,6 +45,15 @@ _run_dirs() { ls "$TOP/run" 2>/dev/null | grep -v '^log$' | sort; }
 _before_pids=$(_uml_pids) _before_mounts=$(_mounts) _before_run=$(_run_dirs)
 _new() { printf '%s\n' "$2" | grep -vxF -e "$1" -e '' | tr '\n' ' '; }
 
+# wait_proc PATTERN [TENTHS]: until a process's command line matches the
+# extended PATTERN (pgrep -f), at most TENTHS (default 300) tenths of a s.
+wait_proc() {
+	_i=0
+	while [ $_i -lt "${2:-300}" ] && ! pgrep -f "$1" >/dev/null; do
+		sleep 0.1; _i=$((_i + 1))
+	done
+}
+
 # exercise_lines LAB FILE.c: the 'exercise' line of the lab file LAB that
 # names FILE.c, with its indented case, expect, fail and hint lines: the
 # grader a test's own small lab takes from a shipped one.

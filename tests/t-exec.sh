@@ -104,30 +104,26 @@ no_leftovers "nothing left after a variant or kernel that cannot be had"
 out=$(cd "$TOP" && "$UMKIT" exec -k build/k/base/linux -- echo relative-ok 2>&1)
 is "exec -k with a path relative to the current directory boots" "$out" relative-ok
 
-# --host-cpu: UML's processes (the kernel and its processes' stubs) on
-# that host CPU only; the launcher is not pinned.
+# --host-cpu: once up, UML's processes (the kernel and its processes'
+# stubs) on that host CPU only; the launcher is not pinned.
+cpus_of() {	# umkit's pid -> the allowed CPUs of its guest's UML threads
+	for p in $(pgrep -f "^$TOP/build/k/base/linux .*umid=umkit-exec-$1( |\$)"); do
+		for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\t//p' $t/status; done
+	done | sort -u | tr '\n' ' '
+}
 last=$(( $(getconf _NPROCESSORS_ONLN) - 1 ))
 "$UMKIT" exec --host-cpu $last -- sleep 3 >/dev/null 2>&1 &
 pid=$!
-i=0
-while [ $i -lt 50 ] && ! pgrep -f "^$TOP/build/k/base/linux .*umid=umkit-exec-" >/dev/null; do
-	sleep 0.1; i=$((i + 1))
-done
-sleep 0.5
-cpus=$(for p in $(pgrep -f "^$TOP/build/k/base/linux .*umid=umkit-exec-"); do
-	for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\t//p' $t/status; done
-done | sort -u | tr '\n' ' ')
+wait_proc "^$TOP/build/k/base/linux .*umid=umkit-exec-$pid( |\$)" 50
+while [ ! -f "$TOP/run/exec-$pid/hostcpu" ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
+sleep 0.3
+cpus=$(cpus_of $pid)
 is "exec --host-cpu $last: every UML process and thread allowed on CPU $last only" "$cpus" "$last "
 is "... the launcher is not pinned" "$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/$pid/status)" \
     "$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)"
 wait $pid
 # auto, the default: once up, every UML thread on one host CPU, the one
 # with the fewest guests, so two guests at once get two CPUs.
-cpus_of() {	# umkit's pid -> the allowed CPUs of its guest's UML threads
-	for p in $(pgrep -f "^$TOP/build/k/base/linux .*umid=umkit-exec-$1( |\$)"); do
-		for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\t//p' $t/status; done
-	done | sort -u | tr '\n' ' '
-}
 "$UMKIT" exec -- sleep 4 >/dev/null 2>&1 &
 p1=$!
 "$UMKIT" exec -- sleep 4 >/dev/null 2>&1 &

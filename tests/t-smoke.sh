@@ -282,10 +282,7 @@ if full; then
 	setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' \
 		"$UMKIT" smoke --bench none --labs none $tmp/ctrlc.patch > $tmp/ctrlc.out 2>&1 &
 	pid=$!
-	i=0
-	while [ $i -lt 300 ] && ! pgrep -f "$TOP/build/k/smoke-tree/obj" >/dev/null; do
-		sleep 0.1; i=$((i + 1))
-	done
+	wait_proc "$TOP/build/k/smoke-tree/obj"
 	sleep 3
 	kill -INT -$pid 2>/dev/null
 	wait $pid; rc=$?
@@ -299,10 +296,7 @@ if full; then
 	sed "s|/\* ctrl-c [0-9]* \*/|/* term $(date +%s%N) */|" $tmp/ctrlc.patch > $tmp/term.patch
 	"$UMKIT" smoke --bench none --labs none $tmp/term.patch > $tmp/term.out 2>&1 &
 	pid=$!
-	i=0
-	while [ $i -lt 300 ] && ! pgrep -f "$TOP/build/k/smoke-tree/obj" >/dev/null; do
-		sleep 0.1; i=$((i + 1))
-	done
+	wait_proc "$TOP/build/k/smoke-tree/obj"
 	sleep 3
 	t0=$(date +%s%N)
 	kill -TERM $pid
