@@ -123,7 +123,7 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 	}
 }
 
-/* Every thread of process root and of its descendants onto host CPU cpu; how many moved. */
+/* Every thread of root's descendants (not root's own) onto host CPU cpu; how many moved. */
 static int
 pin_tree(pid_t root, int cpu)
 {
@@ -176,7 +176,7 @@ pin_tree(pid_t root, int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	for (i = 0; i < np; i++) {
-		if (!in[i])
+		if (!in[i] || pp[i][0] == root)
 			continue;
 		snprintf(path, sizeof path, "/proc/%ld/task", pp[i][0]);
 		if ((td = opendir(path)) == NULL)
@@ -252,16 +252,24 @@ pick_host_cpu(const char *rundir, int want)
 void
 guest_pin(struct guest *g)
 {
-	int	cpu, pass;
+	int	cpu, pass, quiet = 0;
 
 	if (g->o.host_cpu == GUEST_HOST_CPU_ANY || g->pid <= 0 || g->rundir == NULL)
 		return;
 	cpu = pick_host_cpu(g->rundir, g->o.host_cpu);
-
-	/* Again until a pass moves none: a thread or process born while
-	   one scanned may have missed it (seen: 1 thread in 4 runs). */
-	for (pass = 0; pass < 8 && pin_tree(g->pid, cpu) > 0; pass++)
-		;
+	/*
+	 * Our descendants, not only the sandbox's: umkit is the subreaper
+	 * of an orphan UML leaves.  Again until two passes 2 ms apart move
+	 * none: a thread or process born from one not moved yet while a
+	 * pass scanned has its parent's old mask (seen: one thread of a
+	 * guest, under load).  Called before any command, so only UML is
+	 * below us.
+	 */
+	for (pass = 0; pass < 32 && quiet < 2; pass++) {
+		quiet = pin_tree(getpid(), cpu) > 0 ? 0 : quiet + 1;
+		if (quiet < 2)
+			usleep(2000);
+	}
 }
 
 /*
