@@ -199,9 +199,11 @@ pin_tree(pid_t root, int cpu)
 }
 
 /*
- * The host CPU want, or (want < 0) the one with the fewest live guests on
- * it (their run/NAME/hostcpu), the lowest of those; written to
- * rundir/hostcpu under a lock, so that guests starting together spread.
+ * The host CPU want, or (want < 0) the lowest one with none of our live
+ * guests on it (their run/NAME/hostcpu), or -1 when there is none (more
+ * guests than CPUs: then the host's balancing serves a lab's timings
+ * better than CPUs pinned three deep); written to rundir/hostcpu under a
+ * lock, so that guests starting together spread.
  */
 static int
 pick_host_cpu(const char *rundir, int want)
@@ -234,6 +236,9 @@ pick_host_cpu(const char *rundir, int want)
 	for (cpu = 1; cpu < ncpu; cpu++)
 		if (cnt[cpu] < cnt[best])
 			best = cpu;
+	/* No CPU free of our guests: the host balances better than we pin. */
+	if (want < 0 && cnt[best] > 0)
+		best = -1;
 	if (want >= 0)
 		best = want;
 	f = xasprintf("%s/hostcpu", rundir);
@@ -256,7 +261,8 @@ guest_pin(struct guest *g)
 
 	if (g->o.host_cpu == GUEST_HOST_CPU_ANY || g->pid <= 0 || g->rundir == NULL)
 		return;
-	cpu = pick_host_cpu(g->rundir, g->o.host_cpu);
+	if ((cpu = pick_host_cpu(g->rundir, g->o.host_cpu)) < 0)
+		return;
 	/*
 	 * Our descendants, not only the sandbox's: umkit is the subreaper
 	 * of an orphan UML leaves.  Again until two passes 2 ms apart move

@@ -49,9 +49,11 @@ struct guest_opts {
  * until the other CPU's thread has run (arch/um/kernel/smp.c:185,199),
  * and on one host CPU that is until the host preempts them.  So a guest
  * boots where the host puts it, and guest_pin() moves every thread of
- * it, once it is up and idle, onto one host CPU: by default (AUTO) the
- * one with the fewest guests, or the one --host-cpu N or UMKIT_HOST_CPU=N
- * names (the benchmarks: bench.h); 'any' never.
+ * it, once it is up and idle, onto one host CPU: by default (AUTO) one
+ * that none of our other guests is on (none free: not pinned; six labs
+ * at once pinned three to a CPU squeezed lab 06's timing ratio to 0.8),
+ * or the one --host-cpu N or UMKIT_HOST_CPU=N names (the benchmarks:
+ * bench.h); 'any' never.
  */
 #define GUEST_HOST_CPU_AUTO	(-1)
 #define GUEST_HOST_CPU_ANY	(-2)
