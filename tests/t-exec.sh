@@ -122,11 +122,11 @@ is "exec --host-cpu $last: every UML process and thread allowed on CPU $last onl
 is "... the launcher is not pinned" "$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/$pid/status)" \
     "$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)"
 wait $pid
-# auto, the default: once up, every UML thread on one host CPU, the one
-# with the fewest guests, so two guests at once get two CPUs.
-"$UMKIT" exec -- sleep 4 >/dev/null 2>&1 &
+# auto: once up, every UML thread on one host CPU, one no other guest is
+# on, so two guests at once get two CPUs.
+"$UMKIT" exec --host-cpu auto -- sleep 4 >/dev/null 2>&1 &
 p1=$!
-"$UMKIT" exec -- sleep 4 >/dev/null 2>&1 &
+UMKIT_HOST_CPU=auto "$UMKIT" exec -- sleep 4 >/dev/null 2>&1 &
 p2=$!
 i=0
 while [ $i -lt 60 ] && ! { [ -f "$TOP/run/exec-$p1/hostcpu" ] && [ -f "$TOP/run/exec-$p2/hostcpu" ]; }; do

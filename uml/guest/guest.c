@@ -54,7 +54,7 @@ guest_opts_init(struct guest_opts *o)
 	o->mem_mb = GUEST_DEFAULT_MEM_MB;
 	o->cpus = GUEST_DEFAULT_CPUS;
 	o->disk_mb = DISK_DEFAULT_MB;
-	o->host_cpu = GUEST_HOST_CPU_AUTO;
+	o->host_cpu = GUEST_HOST_CPU_ANY;
 	if (getenv("UMKIT_HOST_CPU") != NULL && *getenv("UMKIT_HOST_CPU") != '\0')
 		guest_opt(o, 'H', getenv("UMKIT_HOST_CPU"));
 }

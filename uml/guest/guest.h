@@ -47,13 +47,14 @@ struct guest_opts {
  * instead of 12 (tests/bench-pin.sh).  A 2-CPU guest pinned from its
  * start boots slower, though: smp_prepare_cpus() and __cpu_up() spin
  * until the other CPU's thread has run (arch/um/kernel/smp.c:185,199),
- * and on one host CPU that is until the host preempts them.  So a guest
- * boots where the host puts it, and guest_pin() moves every thread of
- * it, once it is up and idle, onto one host CPU: by default (AUTO) one
- * that none of our other guests is on (none free: not pinned; six labs
- * at once pinned three to a CPU squeezed lab 06's timing ratio to 0.8),
- * or the one --host-cpu N or UMKIT_HOST_CPU=N names (the benchmarks:
- * bench.h); 'any' never.
+ * and on one host CPU that is until the host preempts them.  So a pinned
+ * guest boots where the host puts it and guest_pin() moves every thread
+ * of it, once it is up and idle, onto one host CPU: AUTO one that none
+ * of our other guests is on (none free: not pinned), or the one
+ * --host-cpu N or UMKIT_HOST_CPU=N names (the benchmarks: bench.h).
+ * The default is ANY, never: two guest CPUs on one host CPU spin when
+ * the host preempts a lock holder, and t-workloads' 64 MiB guest under
+ * swap pressure (kvbench --size 200%) ran past its 300 s timeout pinned.
  */
 #define GUEST_HOST_CPU_AUTO	(-1)
 #define GUEST_HOST_CPU_ANY	(-2)
