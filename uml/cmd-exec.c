@@ -96,7 +96,7 @@ exec_main(int argc, char **argv)
 
 const struct cmd cmd_exec = {
 	.name = "exec",
-	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-t SECONDS] [-A] [-i] [-v] [--add HOSTPATH[:GUESTPATH]]... [--gdb | --gdb-x FILE] [--timings] [--host-cpu N|any] [NAME] -- CMD [ARGS...]",
+	.usage = "exec [-V VARIANT] [-m MEM] [-c CPUS] [-d DISK] [-t SECONDS] [-A] [-i] [-v] [--add HOSTPATH[:GUESTPATH]]... [--gdb | --gdb-x FILE] [--timings] [--host-cpu N|auto|any] [NAME] -- CMD [ARGS...]",
 	.help =
 "Boot a fresh guest, run CMD in it, and exit with CMD's status; or, with\n"
 "NAME, run CMD in the running guest NAME.  CMD's stdout and stderr arrive\n"

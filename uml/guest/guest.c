@@ -116,8 +116,10 @@ guest_opt(struct guest_opts *o, int opt, const char *arg)
 			break;
 		}
 		v = strtol(arg, &end, 10);
-		if (*arg == '\0' || *end != '\0' || v < 0 || v >= CPU_SETSIZE)
-			fatalx("--host-cpu %s: want a host CPU number, 'auto' or 'any'", arg);
+		if (*arg == '\0' || *end != '\0' || v < 0 || v >= CPU_SETSIZE ||
+		    v >= sysconf(_SC_NPROCESSORS_ONLN))
+			fatalx("--host-cpu %s: want a host CPU number, 'auto' or 'any' "
+			    "(CPUs 0 to %ld here)", arg, sysconf(_SC_NPROCESSORS_ONLN) - 1);
 		o->host_cpu = v;
 		break;
 	}
