@@ -55,9 +55,10 @@ endif
 # that they do not break that line.  Under a make that is already
 # parallel (make -jN) the sub-make shares its job slots.
 NPROC	:= $(shell nproc 2>/dev/null || echo 2)
+PARTS_MAKE = $(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC)) \
+		$(if $(V),,$(shell [ -t 2 ] && echo -s)) -Otarget UMKIT_DEPS_OK=1
 all:
-	+@$(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC)) \
-		$(if $(V),,$(shell [ -t 2 ] && echo -s)) -Otarget UMKIT_DEPS_OK=1 all-parts
+	+@$(PARTS_MAKE) all-parts
 
 # A part's one-line label ("  ROOTFS  ..."): on a terminal it first clears
 # the line, where another part's progress line ("downloading ... 45%")

@@ -8,9 +8,15 @@
 # prerequisites take UNIT_TESTS as it is here).
 include tests/fuzz/fuzz.mk
 
-.PHONY: unit-list
-test: all $(UNIT_TESTS) $(TEST_PROGS) unit-list
+.PHONY: unit-list test-parts
+# The kit and the test programs (ASan builds, fuzz replays) in one
+# parallel sub-make, as 'all' does: the test programs compile while the
+# kernel's source unpacks and on the core its build leaves idle.
+test:
+	+@$(PARTS_MAKE) all-parts test-parts
 	@tests/run
+
+test-parts: $(UNIT_TESTS) $(TEST_PROGS) unit-list
 
 unit-list: $(UNIT_TESTS)
 	@mkdir -p $(B)/tests
