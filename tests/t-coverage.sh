@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: own
 # t-coverage.sh - patch coverage (umkit smoke --coverage, umkit coverage):
 # the fixture cov.patch has four hunks in mm/vmscan.c: a comment (nothing
 # executable), a test in inc_max_seq() (the aging path lab 02 runs), one

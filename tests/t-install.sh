@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: base+debug compaction-noacct lru-batch rss-lazy uml-walk workingset-cost
 # An installed kit (issue 14): 'make install DESTDIR=... PREFIX=/usr/local',
 # then two ordinary users with fresh homes run the installed umkit (never
 # the checkout): exec, start/list/tui --dump/stop, every lab in batch mode,

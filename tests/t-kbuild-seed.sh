@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: own
 # t-kbuild-seed.sh - a variant's first build starts from a copy of another
 # tree's objects when both have the same config (uml/kernel/kbuild.sh): only
 # what its patches change is compiled, a header's dependents included;

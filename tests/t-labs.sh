@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: base+debug compaction-noacct lru-batch rss-lazy uml-walk workingset-cost
 # Every shipped lab in batch mode (each check one TAP line here), and the
 # runner's outputs and errors: KTAP, JUnit, JSON results, the report, a
 # lab that fails on purpose, malformed lab files, nothing left behind.

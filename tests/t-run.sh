@@ -50,4 +50,43 @@ is "two scripts add up" \
 	"$("$TOP/tests/run" --only "$work/plan-last.sh" "$work/short.sh" | tail -1)" \
 	"5 passed, 1 failed, 0 skipped"
 
+# Kernels: a script with a "# kernels:" line runs after the others, and
+# the variants it names are built meanwhile (nice 19, each once, in
+# order of need, "own" not one), done before it starts.
+printf '%s\n' "echo \"\$1 \$(nice)\" >> $work/built" > "$work/kb.sh"
+tap plain 0 "ok 1 - plain" "1..1"
+printf '%s\n' '#!/bin/sh' '# kernels: v1 own v2' "echo \"ok 1 - built: \$(tr '\\n' ' ' < $work/built)\"" \
+	'echo 1..1' > "$work/needs.sh"
+printf '%s\n' '#!/bin/sh' '# kernels: v2 v3' 'echo "ok 1 - b"' 'echo 1..1' > "$work/needs2.sh"
+o=$(UMKIT_TEST_KBUILD="sh $work/kb.sh" "$TOP/tests/run" --only "$work/needs.sh" "$work/plain.sh" "$work/needs2.sh" 2>&1)
+is "scripts with kernels run last, in their order" \
+	"$(printf '%s\n' "$o" | sed -n 's|^# time: .*/||p' | cut -d' ' -f1 | tr '\n' ' ')" "plain.sh needs.sh needs2.sh "
+like "... after the variants they name were built at nice 19, each once" "$o" '^ok 1 - built: v1 19 v2 19 v3 19 $'
+like "... and the runner says so" "$o" '^# building alongside the first tests, at nice 19: v1 v2 v3$'
+rm -f "$work/built"
+UMKIT_TEST_PREBUILD=0 UMKIT_TEST_KBUILD="sh $work/kb.sh" "$TOP/tests/run" --only "$work/plain.sh" "$work/needs2.sh" >/dev/null 2>&1
+is "UMKIT_TEST_PREBUILD=0: nothing is built ahead" "$(cat "$work/built" 2>/dev/null)" ""
+UMKIT_TEST_KBUILD="sh $work/kb.sh" "$TOP/tests/run" --only "$work/needs2.sh" >/dev/null 2>&1
+is "... nor when no test runs before them" "$(cat "$work/built" 2>/dev/null)" ""
+
+# Stopped (TERM) while a build ahead runs: that build goes with it.
+printf '%s\n' "sleep 60 & echo \"\$\$ \$!\" > $work/kbpids; wait" > "$work/kbslow.sh"
+printf '%s\n' '#!/bin/sh' "while [ ! -s $work/kbpids ]; do sleep 0.05; done" 'echo "ok 1 - a"' 'echo 1..1' \
+	> "$work/waits.sh"
+UMKIT_TEST_KBUILD="sh $work/kbslow.sh" "$TOP/tests/run" --only "$work/waits.sh" "$work/needs2.sh" \
+	> "$work/stop.out" 2>&1 &
+rp=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q '^# time: .*waits.sh' "$work/stop.out"; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $rp
+wait $rp
+is "... the runner exits 143" "$?" 143
+left=
+for pid in $(cat "$work/kbpids"); do
+	i=0
+	while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	! kill -0 "$pid" 2>/dev/null || left="$left $pid"
+done
+is "... and no process of the build ahead is left" "$left" ""
+
 done_testing

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: own
 # t-sandbox.sh - untrusted code stays contained (docs/security.md): a
 # guest's UML process runs in its own namespaces and sees none of the
 # user's files; a patch whose build writes to $HOME and whose kernel

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: lru-batch own
 # t-smoke.sh - umkit smoke: every input form of one small mm/ change gives
 # the same variant and result; a patch that does not apply, does not
 # build, WARNs at boot or panics at boot fails with the named stage and

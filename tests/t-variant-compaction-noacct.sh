@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: compaction-noacct
 # The compaction-noacct variant (seed 002): it builds, boots and passes the
 # quick subset; its switch compaction.noacct reads 0, can be flipped
 # through the mirror, and in one boot, on the same fragmented memory

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: lru-batch own
 # The lru-batch variant (seed 000): it builds, boots and passes the quick
 # exec, mirror and TUI checks; its switch (debugfs lru_gen_batch_aging)
 # flips through the mirror; in one boot, with a full oldest generation,

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: rss-lazy
 # The rss-lazy variant (seed 001): it builds, boots and passes the quick
 # subset; a single-threaded process reads RssCounterMode atomic, and after
 # it starts a second thread percpu, with vmstat rss_percpu_switch up by

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: uml-walk own
 # The uml-walk variant (seed 003): it builds, boots and passes the quick
 # exec, mirror and TUI checks; the MGLRU page-table walk runs (enabled
 # 0x0003, walk statistics); pages read after an aging are found young by

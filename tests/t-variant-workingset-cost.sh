@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: workingset-cost
 # The workingset-cost variant (seed 004): it builds, boots and passes the
 # quick subset; its switch workingset.regress reads N and can be flipped
 # in the guest; /sys/kernel/debug/workingset_cost counts the three

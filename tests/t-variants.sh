@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# kernels: own
 # Variants: a patch that does not apply fails cleanly, naming the patch
 # and hunk, and touches neither the pristine tree nor the base build; an
 # option that cannot be set is reported by name.  No kernel is compiled.
