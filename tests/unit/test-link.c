@@ -360,7 +360,7 @@ test_readdir(void **state)
 	struct names	nm;
 	struct peer	p;
 	char		name[256], path[512];
-	int		i, fd;
+	int		i;
 
 	agent_start(&p);
 	memset(&nm, 0, sizeof(nm));
@@ -377,14 +377,16 @@ test_readdir(void **state)
 	    -ENOTDIR);
 	assert_int_equal(link_readdir(p.l, tp("nope"), collect, &nm), -ENOENT);
 
-	/* 6000 names of 200 bytes: more than one frame's worth. */
+	/*
+	 * 6000 names of 200 bytes: more than one frame's worth.  Hard links
+	 * to one empty file: a new inode each is slow on a busy ext4.
+	 */
 	mkdir(tp("bigdir"), 0755);
+	put_file(tp("bigdir.one"), "", 0, 0644);
 	for (i = 0; i < 6000; i++) {
 		snprintf(name, sizeof(name), "%06d%0194d", i, 0);
 		snprintf(path, sizeof(path), "%s/%s", tp("bigdir"), name);
-		fd = open(path, O_WRONLY | O_CREAT, 0644);
-		assert_true(fd >= 0);
-		close(fd);
+		assert_int_equal(link(tp("bigdir.one"), path), 0);
 	}
 	memset(&nm, 0, sizeof(nm));
 	assert_int_equal(link_readdir(p.l, tp("bigdir"), count_big, &nm), 0);
@@ -691,18 +693,20 @@ random_file(const char *path, size_t n)
 struct feed {
 	int		 fd;
 	const char	*data;
-	int		 keep_open_ms;
+	int		 keep_open_ms;	/* keep it open at most this long, */
+	int		 release;	/* or until this is readable (-1: none) */
 };
 
-/* Write the data, wait, close. */
+/* Write the data, wait until released or keep_open_ms, close. */
 static void *
 feed_main(void *arg)
 {
 	struct feed	*f = arg;
+	struct pollfd	 pfd = { .fd = f->release, .events = POLLIN };
 
 	if (write(f->fd, f->data, strlen(f->data)) < 0)
 		return NULL;
-	usleep((useconds_t)f->keep_open_ms * 1000);
+	poll(&pfd, 1, f->keep_open_ms);
 	close(f->fd);
 	return NULL;
 }
@@ -714,7 +718,7 @@ test_exec_stdin(void **state)
 	char *const	 cat[] = { "cat", NULL };
 	char *const	 wc[] = { "wc", "-c", NULL };
 	char *const	 head[] = { "head", "-c", "10", NULL };
-	char *const	 late[] = { "sh", "-c", "sleep 1; wc -c", NULL };
+	char *const	 late[] = { "sh", "-c", "sleep 0.2; wc -c", NULL };
 	char *const	 noread[] = { "true", NULL };
 	const size_t	 n = 3000000;
 	struct feed	 f;
@@ -724,7 +728,7 @@ test_exec_stdin(void **state)
 	char		*out;
 	size_t		 outlen;
 	long long	 t0;
-	int		 fd, pi[2], st = -1;
+	int		 fd, pi[2], rel[2], st = -1;
 
 	agent_start(&p);
 	want = random_file(tp("in3m"), n);
@@ -747,7 +751,11 @@ test_exec_stdin(void **state)
 	free(out);
 	close(fd);
 
-	/* A command that reads nothing for a second loses nothing. */
+	/*
+	 * A command that reads nothing for a while loses nothing: its pipe
+	 * and the window fill up (in a few ms, even under TSan), and the
+	 * host waits for room.
+	 */
 	fd = open(tp("in3m"), O_RDONLY);
 	assert_int_equal(run_in(p.l, late, fd, &st, &out, &outlen), 0);
 	assert_int_equal(st, 0);
@@ -766,7 +774,7 @@ test_exec_stdin(void **state)
 
 	/* A pipe: what was written, then EOF when the writer closes. */
 	assert_int_equal(pipe(pi), 0);
-	f = (struct feed){ pi[1], "hello\n", 200 };
+	f = (struct feed){ pi[1], "hello\n", 200, -1 };
 	pthread_create(&t, NULL, feed_main, &f);
 	assert_int_equal(run_in(p.l, cat, pi[0], &st, &out, &outlen), 0);
 	pthread_join(t, NULL);
@@ -776,16 +784,22 @@ test_exec_stdin(void **state)
 	free(out);
 	close(pi[0]);
 
-	/* Stdin that never ends (a terminal) does not hold the call up. */
+	/*
+	 * Stdin that never ends (a terminal) does not hold the call up: the
+	 * writer stays open for 3 s, or until the call has returned.
+	 */
 	assert_int_equal(pipe(pi), 0);
-	f = (struct feed){ pi[1], "", 3000 };
+	assert_int_equal(pipe(rel), 0);
+	f = (struct feed){ pi[1], "", 3000, rel[0] };
 	pthread_create(&t, NULL, feed_main, &f);
 	t0 = now_ms();
 	assert_int_equal(run_in(p.l, noread, pi[0], &st, &out, &outlen), 0);
 	assert_true(now_ms() - t0 < 1500);
 	assert_int_equal(st, 0);
 	free(out);
+	close(rel[1]);
 	pthread_join(t, NULL);
+	close(rel[0]);
 	close(pi[0]);
 
 	/* The agent still serves after all that. */
@@ -1065,25 +1079,50 @@ gone(pid_t pid)
 	return dead;
 }
 
-/* EXEC with a timeout kills the whole process group (status 124). */
+/* A timed exec in a thread, for timeouts that run side by side. */
+struct bg_timed {
+	struct link	*l;
+	char *const	*argv;
+	int		 timeout_s;
+	int		 rc, st;
+	long long	 dt;
+};
+
+/* Run b->argv with its timeout, output dropped; time it. */
+static void *
+bg_timed_main(void *arg)
+{
+	struct bg_timed	*b = arg;
+	long long	 t0 = now_ms();
+
+	b->rc = link_exec(b->l, b->argv, b->timeout_s, -1, -1, -1, &b->st);
+	b->dt = now_ms() - t0;
+	return NULL;
+}
+
+/*
+ * EXEC with a timeout kills the whole process group (status 124).  A
+ * timeout is whole seconds: the two commands time out side by side.
+ */
 static void
 test_exec_timeout(void **state)
 {
 	char *const	a1[] = { "sleep", "30", NULL };
 	char *const	a2[] = { "sh", "-c", "sleep 30 & echo $!; wait", NULL };
+	static struct bg_timed b;	/* outlives us if an assertion fails */
 	struct peer	p;
+	pthread_t	t;
 	char		out[256], err[256];
-	long long	t0, dt;
+	long long	t0;
 	int		st = -1;
 	pid_t		bg;
 
 	agent_start(&p);
-	t0 = now_ms();
-	assert_int_equal(run(p.l, a1, 1, &st, out, sizeof(out), err,
-	    sizeof(err)), 0);
-	dt = now_ms() - t0;
-	assert_int_equal(st, 124);	/* killed by the timeout, as timeout(1) says */
-	assert_true(dt >= 900 && dt < 1000 + SOON(1500));
+	b.l = p.l;
+	b.argv = a1;
+	b.timeout_s = 1;
+	b.st = -1;
+	pthread_create(&t, NULL, bg_timed_main, &b);
 	/* The whole process group goes, not just the shell. */
 	assert_int_equal(run(p.l, a2, 1, &st, out, sizeof(out), err,
 	    sizeof(err)), 0);
@@ -1094,6 +1133,10 @@ test_exec_timeout(void **state)
 	for (t0 = now_ms(); !gone(bg) && now_ms() - t0 < SOON(500); )
 		usleep(10000);
 	assert_true(gone(bg));
+	pthread_join(t, NULL);
+	assert_int_equal(b.rc, 0);
+	assert_int_equal(b.st, 124);	/* killed by the timeout, as timeout(1) says */
+	assert_true(b.dt >= 900 && b.dt < 1000 + SOON(1500));
 	peer_stop(&p);
 }
 
@@ -1101,14 +1144,17 @@ test_exec_timeout(void **state)
 struct feeder {
 	const char	*path;
 	int		 lines;
-	int		 hold_ms;	/* keep the writer open this long */
+	int		 hold_ms;	/* keep the writer open at most this long, */
+	int		 release;	/* or until this is readable (-1: none) */
+	int		 closed;	/* the writer is closed (atomic) */
 };
 
-/* Write lines into the FIFO, then close it after hold_ms. */
+/* Write lines into the FIFO, then close it when released or after hold_ms. */
 static void *
 feeder_main(void *arg)
 {
 	struct feeder	*f = arg;
+	struct pollfd	 pfd = { .fd = f->release, .events = POLLIN };
 	char		 line[64];
 	int		 fd, i, n;
 
@@ -1119,9 +1165,29 @@ feeder_main(void *arg)
 			break;
 		usleep(2000);
 	}
-	usleep((useconds_t)f->hold_ms * 1000);
+	poll(&pfd, 1, f->hold_ms);
 	close(fd);
+	__atomic_store_n(&f->closed, 1, __ATOMIC_SEQ_CST);
 	return NULL;
+}
+
+/* Start a feeder that holds the FIFO open until feeder_release. */
+static void
+feeder_start(pthread_t *t, struct feeder *f, int rel[2])
+{
+	assert_int_equal(pipe(rel), 0);
+	f->release = rel[0];
+	f->closed = 0;
+	pthread_create(t, NULL, feeder_main, f);
+}
+
+/* Let the feeder close the FIFO now; wait for it. */
+static void
+feeder_release(pthread_t t, int rel[2])
+{
+	close(rel[1]);
+	pthread_join(t, NULL);
+	close(rel[0]);
 }
 
 struct tr {
@@ -1154,31 +1220,38 @@ stopper_main(void *arg)
 	return NULL;
 }
 
-/* TRACE of a FIFO: stopped by fn, by EOF or by *stop; errors. */
+/*
+ * TRACE of a FIFO: stopped by fn, by EOF or by *stop; errors.  Where the
+ * stream must not end by EOF, the writer is held open for seconds, or
+ * until the trace has returned.
+ */
 static void
 test_trace(void **state)
 {
-	struct feeder	 f = { NULL, 50, 3000 };
+	struct feeder	 f = { NULL, 50, 3000, -1, 0 };
 	struct peer	 p;
 	struct tr	*t = calloc(1, sizeof(*t));
 	pthread_t	 ft, st;
 	volatile int	 stop = 0;
 	long long	 t0;
 	char		 want[64];
+	int		 rel[2];
 
 	agent_start(&p);
 	f.path = tp("fifo");
 	/* fn stops the stream: everything up to there arrived in order. */
-	pthread_create(&ft, NULL, feeder_main, &f);
+	feeder_start(&ft, &f, rel);
 	t->stop_at = 30;
 	assert_int_equal(link_trace(p.l, f.path, tr_collect, t, &stop), 0);
+	assert_false(__atomic_load_n(&f.closed, __ATOMIC_SEQ_CST));
 	assert_true(t->len >= 30);
 	assert_memory_equal(t->buf, "event 0\nevent 1\nevent 2\n", 24);
-	pthread_join(ft, NULL);
+	feeder_release(ft, rel);
 
 	/* EOF of the pipe ends the stream; all 50 lines came through. */
 	memset(t, 0, sizeof(*t));
 	f.hold_ms = 0;
+	f.release = -1;
 	pthread_create(&ft, NULL, feeder_main, &f);
 	assert_int_equal(link_trace(p.l, f.path, tr_collect, t, &stop), 0);
 	pthread_join(ft, NULL);
@@ -1189,14 +1262,15 @@ test_trace(void **state)
 	/* *stop ends a quiet stream within about 200 ms. */
 	memset(t, 0, sizeof(*t));
 	f.lines = 0;
-	f.hold_ms = 2000;
-	pthread_create(&ft, NULL, feeder_main, &f);
+	f.hold_ms = 3000;
+	feeder_start(&ft, &f, rel);
 	pthread_create(&st, NULL, stopper_main, (void *)&stop);
 	t0 = now_ms();
 	assert_int_equal(link_trace(p.l, f.path, tr_collect, t, &stop), 0);
 	assert_true(now_ms() - t0 < SOON(800));
+	assert_false(__atomic_load_n(&f.closed, __ATOMIC_SEQ_CST));
 	pthread_join(st, NULL);
-	pthread_join(ft, NULL);
+	feeder_release(ft, rel);
 
 	stop = 0;
 	assert_int_equal(link_trace(p.l, tp("nope"), tr_collect, t, &stop),
@@ -1434,21 +1508,34 @@ test_peer_dies(void **state)
 	peer_stop(&p);
 }
 
-/* A silent peer: calls time out, quickly while it stays silent. */
+/*
+ * A silent peer: calls time out, quickly while it stays silent.  The
+ * default timeout is timed on a link of its own in a thread, while the
+ * rest runs with a shorter one.
+ */
 static void
 test_hung_peer(void **state)
 {
+	static struct bg_call	b;	/* outlives us if an assertion fails */
 	struct link_stat	ls;
-	struct peer		p;
+	struct peer		p, d;
+	pthread_t		t;
 	long long		t0, dt;
 
 	/* Never answers: EIO after the default timeout, not later. */
+	fake_start(&d);
+	fake_hello(&d, PROTO_VERSION);
+	b.l = d.l;
+	pthread_create(&t, NULL, bg_stat, &b);
+
+	/* A shorter timeout: EIO after it, not later. */
 	fake_start(&p);
 	fake_hello(&p, PROTO_VERSION);
+	link_set_timeout(p.l, 300);
 	t0 = now_ms();
 	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
 	dt = now_ms() - t0;
-	assert_true(dt >= LINK_TIMEOUT_MS - 50 && dt <= LINK_TIMEOUT_MS + SOON(300));
+	assert_true(dt >= 250 && dt <= 300 + SOON(300));
 	assert_true(log_has(&p, "timed out"));
 	/* Still silent: the next call gives up after LINK_STALLED_MS... */
 	t0 = now_ms();
@@ -1458,16 +1545,6 @@ test_hung_peer(void **state)
 	/* ...until the agent is heard from: then full timeouts again. */
 	fake_hello(&p, PROTO_VERSION);
 	usleep(100000);
-	t0 = now_ms();
-	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
-	dt = now_ms() - t0;
-	assert_true(dt >= LINK_TIMEOUT_MS - 50 && dt <= LINK_TIMEOUT_MS + SOON(300));
-	peer_stop(&p);
-
-	/* A shorter timeout. */
-	fake_start(&p);
-	fake_hello(&p, PROTO_VERSION);
-	link_set_timeout(p.l, 300);
 	t0 = now_ms();
 	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
 	dt = now_ms() - t0;
@@ -1482,6 +1559,14 @@ test_hung_peer(void **state)
 	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
 	assert_true(now_ms() - t0 < 300 + SOON(300));
 	peer_stop(&p);
+
+	/* The default timeout, on the silent link of the start. */
+	pthread_join(t, NULL);
+	assert_int_equal(b.rc, -EIO);
+	assert_true(b.dt >= LINK_TIMEOUT_MS - 50 &&
+	    b.dt <= LINK_TIMEOUT_MS + SOON(300));
+	assert_true(log_has(&d, "timed out"));
+	peer_stop(&d);
 }
 
 /* An agent of another protocol version is refused (EPROTO). */
@@ -1666,13 +1751,14 @@ test_cov_copy_bounded(void **state)
 	assert_int_equal(access(f, R_OK), 0);
 	f = tp("gcov-out/big.gcda");
 	assert_int_equal(access(f, F_OK), -1);
-	/* A directory of 20001 entries: the walk stops there. */
+	/* A directory of 20001 entries (hard links): the walk stops there. */
 	unlink(tp("gcov/big.gcda"));
+	put_file(tp("many.one"), "", 0, 0644);
 	for (i = 0; i < 20001; i++) {
 		char	n[64];
 
 		snprintf(n, sizeof n, "gcov/many/%d.x", i);
-		put_file(tp(n), "", 0, 0644);
+		assert_int_equal(link(tp("many.one"), tp(n)), 0);
 	}
 	assert_true(cov_save_from(p.l, g, h) >= 1);
 	dup2(fds, 2);

@@ -29,6 +29,7 @@ struct walk {
 	char	       **names;		/* a directory's entries, collected first */
 	unsigned	*types;
 	int		 n;
+	int		 cap;		/* room in names and types */
 	int		 capped;	/* more than COV_DIR_MAX entries */
 };
 
@@ -45,8 +46,12 @@ walk_dent(const char *name, unsigned type, void *arg)
 		w->capped = 1;
 		return 1;
 	}
-	w->names = xrealloc(w->names, (w->n + 1) * sizeof *w->names);
-	w->types = xrealloc(w->types, (w->n + 1) * sizeof *w->types);
+	/* Grown by doubling: one realloc per entry is quadratic (20000). */
+	if (w->n == w->cap) {
+		w->cap = w->cap == 0 ? 64 : 2 * w->cap;
+		w->names = xrealloc(w->names, w->cap * sizeof *w->names);
+		w->types = xrealloc(w->types, w->cap * sizeof *w->types);
+	}
 	w->names[w->n] = xstrdup(name);
 	w->types[w->n] = type;
 	w->n++;
