@@ -89,4 +89,23 @@ for pid in $(cat "$work/kbpids"); do
 done
 is "... and no process of the build ahead is left" "$left" ""
 
+# Unit-test binaries run in a lane beside the scripts: each of these two
+# waits for the other's file (3 s at most), which only works side by side.
+printf '%s\n' '#!/bin/sh' "touch $work/from-u; i=0" \
+	"while [ ! -e $work/from-s ] && [ \$i -lt 30 ]; do sleep 0.1; i=\$((i + 1)); done" \
+	"[ -e $work/from-s ] && echo 'ok 1 - u saw s' || echo 'not ok 1 - u saw s'" 'echo 1..1' > "$work/unit1"
+printf '%s\n' '#!/bin/sh' "touch $work/from-s; i=0" \
+	"while [ ! -e $work/from-u ] && [ \$i -lt 30 ]; do sleep 0.1; i=\$((i + 1)); done" \
+	"[ -e $work/from-u ] && echo 'ok 1 - s saw u' || echo 'not ok 1 - s saw u'" 'echo 1..1' > "$work/s1.sh"
+chmod +x "$work/unit1"
+o=$("$TOP/tests/run" --only "$work/unit1" "$work/s1.sh" 2>&1)
+is "a unit test and a script run side by side" "$(printf '%s\n' "$o" | tail -1)" "2 passed, 0 failed, 0 skipped"
+like "... the unit test's result printed whole after the scripts" "$o" "# $work/unit1 \\(in the lane\\)
+ok 1 - u saw s
+1..1
+# time: $work/unit1 [0-9]+ ms\$"
+rm -f "$work/from-u" "$work/from-s"
+o=$(UMKIT_TEST_LANE=0 "$TOP/tests/run" --only "$work/unit1" "$work/s1.sh" 2>&1)
+is "UMKIT_TEST_LANE=0: one after another" "$(printf '%s\n' "$o" | tail -1)" "1 passed, 1 failed, 0 skipped"
+
 done_testing
