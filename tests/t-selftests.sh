@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# kernels: selftests own
+# kernels: selftests base+kunit own
 # umkit selftests: the kernel's own mm tests of a variant's tree, built
 # by its Makefile and run each in a fresh guest, with KTAP; smoke
 # --selftests fails a patch that breaks one (tests/fixtures/smoke/
