@@ -1724,6 +1724,39 @@ test_read_reply_too_long(void **state)
 }
 
 /*
+ * A write outlives the link's timeout (compact_memory compacts before it
+ * returns), up to LINK_WRITE_MS; a read answered as late still fails.
+ */
+static void
+test_slow_write(void **state)
+{
+	struct peer	 p;
+	struct proto_hdr h;
+	uint8_t		 n[4] = { 2, 0, 0, 0 };
+	struct link_stat ls;
+	pid_t		 pid;
+
+	fake_start(&p);
+	fake_hello(&p, PROTO_VERSION);
+	assert_int_equal(link_hello(p.l, 5000), 0);
+	link_set_timeout(p.l, 300);
+	if ((pid = fork()) == 0) {
+		/* The peer's side: each request answered after 700 ms. */
+		fake_recv(&p, &h);
+		usleep(700000);
+		fake_send(&p, OP_WRITE, h.id, PF_REPLY | PF_END, 0, n, sizeof n);
+		fake_recv(&p, &h);
+		usleep(700000);
+		fake_send(&p, OP_STAT, h.id, PF_REPLY | PF_END, 0, NULL, 0);
+		_exit(0);
+	}
+	assert_int_equal(link_write(p.l, "/proc/sys/vm/compact_memory", "1\n", 2), 2);
+	assert_int_equal(link_stat(p.l, "/x", &ls), -EIO);
+	waitpid(pid, NULL, 0);
+	peer_stop(&p);
+}
+
+/*
  * gcov copy-out is bounded: a file over 64 MiB is not copied (said), a
  * directory of more than 20000 entries only in part; the rest is copied.
  */
@@ -1833,6 +1866,7 @@ main(void)
 		cmocka_unit_test(test_flood_queue),
 		cmocka_unit_test(test_flood_sink_dropped),
 		cmocka_unit_test(test_read_reply_too_long),
+		cmocka_unit_test(test_slow_write),
 		cmocka_unit_test(test_cov_copy_bounded),
 		cmocka_unit_test(test_peer_dies),
 		cmocka_unit_test(test_hung_peer),

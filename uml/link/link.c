@@ -762,6 +762,9 @@ link_write(struct link *l, const char *path, const void *data, size_t len)
 	pthread_mutex_lock(&l->lock);
 	if (r == 0 && c.pb.len - PROTO_HDR_LEN > l->peer.max_payload)
 		r = -EFBIG;
+	/* A write may start slow kernel work: LINK_WRITE_MS at least. */
+	if (!l->stalled && c.deadline < now_ms() + LINK_WRITE_MS)
+		c.deadline = now_ms() + LINK_WRITE_MS;
 	pthread_mutex_unlock(&l->lock);
 	if (r == 0 && (r = call_simple(l, &c, &f)) == 0) {
 		if ((r = expect_op(l, f, OP_WRITE)) == 0) {

@@ -48,6 +48,13 @@ struct link;
 #define LINK_TIMEOUT_MS 2000
 /* The same while the agent has not answered since a request timed out. */
 #define LINK_STALLED_MS 150
+/*
+ * What a write may take at least: writing a file can start kernel work the
+ * writer waits for (/proc/sys/vm/compact_memory compacts every node before
+ * the write returns: mm/compaction.c:3020, compact_nodes() in the sysctl
+ * handler), seconds on a loaded host, where reads time out sooner.
+ */
+#define LINK_WRITE_MS	30000
 
 /*
  * Take over fd (the host end of the line) and start the reader thread.
