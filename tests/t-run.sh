@@ -73,7 +73,8 @@ is "... nor when no test runs before them" "$(cat "$work/built" 2>/dev/null)" ""
 printf '%s\n' "sleep 60 & echo \"\$\$ \$!\" > $work/kbpids; wait" > "$work/kbslow.sh"
 printf '%s\n' '#!/bin/sh' "while [ ! -s $work/kbpids ]; do sleep 0.05; done" 'echo "ok 1 - a"' 'echo 1..1' \
 	> "$work/waits.sh"
-UMKIT_TEST_KBUILD="sh $work/kbslow.sh" "$TOP/tests/run" --only "$work/waits.sh" "$work/needs2.sh" \
+mkdir "$work/tmp-stop"
+TMPDIR=$work/tmp-stop UMKIT_TEST_KBUILD="sh $work/kbslow.sh" "$TOP/tests/run" --only "$work/waits.sh" "$work/needs2.sh" \
 	> "$work/stop.out" 2>&1 &
 rp=$!
 i=0
@@ -88,6 +89,7 @@ for pid in $(cat "$work/kbpids"); do
 	! kill -0 "$pid" 2>/dev/null || left="$left $pid"
 done
 is "... and no process of the build ahead is left" "$left" ""
+is "... nor any file of the runner's in TMPDIR" "$(ls -A "$work/tmp-stop")" ""
 
 # Unit-test binaries run in a lane beside the scripts: each of these two
 # waits for the other's file (3 s at most), which only works side by side.
@@ -98,12 +100,14 @@ printf '%s\n' '#!/bin/sh' "touch $work/from-s; i=0" \
 	"while [ ! -e $work/from-u ] && [ \$i -lt 30 ]; do sleep 0.1; i=\$((i + 1)); done" \
 	"[ -e $work/from-u ] && echo 'ok 1 - s saw u' || echo 'not ok 1 - s saw u'" 'echo 1..1' > "$work/s1.sh"
 chmod +x "$work/unit1"
-o=$("$TOP/tests/run" --only "$work/unit1" "$work/s1.sh" 2>&1)
+mkdir "$work/tmp-lane"
+o=$(TMPDIR=$work/tmp-lane "$TOP/tests/run" --only "$work/unit1" "$work/s1.sh" 2>&1)
 is "a unit test and a script run side by side" "$(printf '%s\n' "$o" | tail -1)" "2 passed, 0 failed, 0 skipped"
 like "... the unit test's result printed whole after the scripts" "$o" "# $work/unit1 \\(in the lane\\)
 ok 1 - u saw s
 1..1
 # time: $work/unit1 [0-9]+ ms\$"
+is "... and the runner leaves no file in TMPDIR" "$(ls -A "$work/tmp-lane")" ""
 rm -f "$work/from-u" "$work/from-s"
 o=$(UMKIT_TEST_LANE=0 "$TOP/tests/run" --only "$work/unit1" "$work/s1.sh" 2>&1)
 is "UMKIT_TEST_LANE=0: one after another" "$(printf '%s\n' "$o" | tail -1)" "1 passed, 1 failed, 0 skipped"
