@@ -15,6 +15,7 @@
 #include "lab/lab-cat.h"
 #include "lab/lab-out.h"
 #include "lab/lab-run.h"
+#include "patch/bench.h"
 #include "umkit.h"
 #include "util.h"
 
@@ -43,6 +44,7 @@ lab_main(int argc, char **argv)
 		{ "answers", required_argument, NULL, 'A' },
 		{ "student", required_argument, NULL, 'S' },
 		{ "seal", required_argument, NULL, 'Z' },
+		{ "jobs", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct lab_opts	 o;
@@ -52,6 +54,7 @@ lab_main(int argc, char **argv)
 	int		 c, i, n, rc;
 
 	lab_opts_init(&o);
+	o.jobs = bench_default_jobs();
 	while ((c = getopt_long(argc, argv, "bv", lo, NULL)) != -1) {
 		switch (c) {
 		case 'l': list = true; break;
@@ -85,6 +88,12 @@ lab_main(int argc, char **argv)
 			setenv("UMKIT_STUDENT", optarg, 1);
 			break;
 		case 'Z': return lab_seal(optarg);
+		case 'P':
+			o.jobs = (int)strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || o.jobs < 1 ||
+			    o.jobs > BENCH_MAX_JOBS)
+				fatalx("--jobs %s: want 1 to %d", optarg, BENCH_MAX_JOBS);
+			break;
 		case 'k':
 			/* absolute: the guests' sandbox binds it at that path */
 			free(base_abs);
@@ -140,7 +149,7 @@ lab_main(int argc, char **argv)
 
 const struct cmd cmd_lab = {
 	.name = "lab",
-	.usage = "lab [--list | --check LAB... | --seal LAB | LAB|all [--batch] [--base-kernel K] [options] | report RESULTS...]",
+	.usage = "lab [--list | --check LAB... | --seal LAB | LAB|all [--batch] [--jobs N] [--base-kernel K] [options] | report RESULTS...]",
 	.help =
 "Step through a lab: the TUI with the lab pane on a guest booted for the\n"
 "lab.  Each step shows its text, asks for a prediction, runs its commands\n"
@@ -162,6 +171,9 @@ const struct cmd cmd_lab = {
 "                  goal steps, ab steps) rightly or wrongly (make test)\n"
 "  --batch         run unattended, print KTAP (one line per check); 'all'\n"
 "                  runs every lab\n"
+"  --jobs N        all: run N labs at a time, each its own guests, their\n"
+"                  KTAP printed in order as each ends (default: 2 on a\n"
+"                  host of two CPUs or more, else 1; at most 8)\n"
 "  --junit FILE    also write JUnit XML      --json FILE  the JSON result\n"
 "  --slow FACTOR   multiply every timeout (a slower machine)\n"
 "  --reset         forget saved progress and old results of the lab first\n"
@@ -193,7 +205,7 @@ const struct cmd cmd_lab = {
 "  umkit lab 1\n"
 "  umkit lab 4 --exercise ~/ex4 --exercise-id rsstouch\n"
 "  umkit lab --check labs/02-mglru.lab\n"
-"  umkit lab all --batch --junit results.xml\n"
+"  umkit lab all --batch --jobs 1 --junit results.xml\n"
 "  umkit lab report --csv grades ~/.local/state/umkit/results/*.json",
 	.max_args = CMD_ARGS_ANY,
 	.exec = lab_main,

@@ -5,7 +5,8 @@
  * than base, run with a base kernel (as umkit smoke runs labs), is judged
  * without booting: every check a skip with the reason, KTAP on stdout,
  * the result file in the state directory and --json's copy, both the same
- * JSON; --reset removes the old results.
+ * JSON; --reset removes the old results; several labs (lab all) run
+ * in children and print in order.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -157,6 +158,72 @@ test_batch_bad_file(void **st)
 	free(bad);
 }
 
+/*
+ * lab all: three labs, each in a child, two at a time or one: one KTAP
+ * document with each lab's whole, indented, in order, its result line
+ * after it; one JUnit file with their three suites and the totals.
+ */
+static void
+test_batch_all(void **st)
+{
+	const char	*names[3] = { "a-lab", "b-lab", "c-lab" };
+	char		*paths[3], *out, *junit, *t, *p, *want;
+	struct lab_opts	 o;
+	int		 i, jobs, fd;
+
+	for (i = 0; i < 3; i++) {
+		paths[i] = xasprintf("%s/%s.lab", tmp, names[i]);
+		assert_int_equal(write_file_atomic(paths[i], lab_text,
+		    strlen(lab_text), 0644), 0);
+	}
+	for (jobs = 1; jobs <= 2; jobs++) {
+		out = xasprintf("%s/all%d.ktap", tmp, jobs);
+		junit = xasprintf("%s/all%d.xml", tmp, jobs);
+		lab_opts_init(&o);
+		o.batch = true;
+		o.base_kernel = "/nonexistent/linux";
+		o.jobs = jobs;
+		o.junit = junit;
+		fd = dup(1);
+		assert_true(freopen(out, "w", stdout) != NULL);
+		assert_int_equal(lab_batch(paths, 3, &o), 0);
+		fflush(stdout);
+		dup2(fd, 1);
+		close(fd);
+		t = read_text(out);
+		assert_non_null(t);
+		assert_true(strncmp(t, "KTAP version 1\n1..3\n", 20) == 0);
+		p = t;
+		for (i = 0; i < 3; i++) {
+			/* lab i's own document, then its line, before lab i+1's */
+			want = xasprintf("    # umkit lab %s:", names[i]);
+			assert_non_null(p = strstr(p, want));
+			free(want);
+			assert_non_null(p = strstr(p, "    ok 3 two: meminfo.Shmem > 0 # SKIP"));
+			want = xasprintf("\nok %d %s\n", i + 1, names[i]);
+			assert_non_null(p = strstr(p, want));
+			free(want);
+		}
+		assert_null(strstr(t, "not ok"));
+		free(t);
+		t = read_text(junit);
+		assert_non_null(t);
+		assert_non_null(strstr(t, "<testsuites name=\"umkit labs\" tests=\"9\" "
+		    "failures=\"0\" skipped=\"9\""));
+		p = t;
+		for (i = 0; i < 3; i++) {
+			want = xasprintf(" <testsuite name=\"%s\"", names[i]);
+			assert_non_null(p = strstr(p, want));
+			free(want);
+		}
+		free(t);
+		free(out);
+		free(junit);
+	}
+	for (i = 0; i < 3; i++)
+		free(paths[i]);
+}
+
 /* A state directory and the lab file in a temporary directory. */
 static int
 setup(void **st)
@@ -188,6 +255,7 @@ main(void)
 		cmocka_unit_test(test_batch_skips),
 		cmocka_unit_test(test_batch_reset),
 		cmocka_unit_test(test_batch_bad_file),
+		cmocka_unit_test(test_batch_all),
 	};
 
 	setenv("UMKIT_TOP", TOP, 1);

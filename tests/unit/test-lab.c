@@ -462,6 +462,39 @@ test_outputs(void **state)
 	assert_non_null(strstr(xml, "<skipped message=\"needs /x\"/>"));
 	assert_non_null(strstr(xml, "</testsuites>\n"));
 	free(xml);
+
+	/* lab all: the children's parts joined, totals summed, NULL left out */
+	{
+		FILE	*parts[3] = { tmpfile(), NULL, tmpfile() }, *bad = tmpfile();
+		char	*second;
+
+		assert_non_null(parts[0]);
+		assert_non_null(parts[2]);
+		book_junit_part(parts[0], &b);
+		book_junit_part(parts[2], &b);
+		assert_int_equal(junit_join(parts, 3, tmpl), 0);
+		xml = read_text(tmpl);
+		assert_non_null(xml);
+		assert_non_null(strstr(xml, "<testsuites name=\"umkit labs\" tests=\"6\" "
+		    "failures=\"2\" skipped=\"2\" errors=\"0\""));
+		second = strstr(xml, "<testsuite name=\"t\"");
+		assert_non_null(second);
+		assert_non_null(strstr(second + 1, "<testsuite name=\"t\""));
+		assert_null(strstr(strstr(second + 1, "<testsuite name=\"t\"") + 1,
+		    "<testsuite "));
+		assert_non_null(strstr(xml, "</testsuite>\n</testsuites>\n"));
+		free(xml);
+		/* a part without its totals line: an error, the file untouched */
+		fputs(" <testsuite name=\"x\">\n", bad);
+		assert_int_equal(junit_join(&bad, 1, tmpl), -1);
+		xml = read_text(tmpl);
+		assert_non_null(strstr(xml, "tests=\"6\""));
+		free(xml);
+		unlink(tmpl);
+		fclose(parts[0]);
+		fclose(parts[2]);
+		fclose(bad);
+	}
 	free(buf);
 	book_free(&b);
 	lab_free(l);

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "guest/ctl.h"
@@ -34,6 +36,7 @@ lab_opts_init(struct lab_opts *o)
 	memset(o, 0, sizeof *o);
 	o->slow = 1;
 	o->hints = true;
+	o->jobs = 1;
 }
 
 struct batch {
@@ -213,48 +216,167 @@ batch_one(struct lab *l, struct lab_opts *o, struct batch *b, const char *indent
 	return sc.failed > 0 || sc.notrun > 0 || b->book.nerrors > 0 ? LAB_EXIT_FAILED : 0;
 }
 
+/* One lab of several, run in a child process (batch_all). */
+struct batch_child {
+	pid_t	 pid;		/* 0: not started */
+	FILE	*ktap, *junit;	/* anonymous files it writes */
+	int	 rc;		/* its exit status; -1 until it ends */
+	bool	 whole;		/* it exited, rather than died */
+};
+
+/*
+ * In a child: run lab l as a KTAP subtest into c->ktap, its JUnit part
+ * into c->junit, and exit with its status.
+ */
+static void
+batch_child_main(struct lab *l, struct lab_opts *o, struct batch_child *c,
+    const sigset_t *mask)
+{
+	struct batch	b = { .out = c->ktap };
+	int		r;
+
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	lab_signals();
+	if (o->reset)
+		lab_reset(l);
+	r = batch_one(l, o, &b, "    ");
+	if (b.book.lab != NULL)
+		book_junit_part(c->junit, &b.book);
+	ex_release(&o->ex);
+	if (fflush(c->ktap) != 0 || fflush(c->junit) != 0)
+		r = EXIT_KIT;
+	_exit(r);
+}
+
+/* Start lab i's child, with the signal mask the process had. */
+static void
+batch_start(struct lab **labs, int i, struct lab_opts *o, struct batch_child *c,
+    const sigset_t *mask)
+{
+	if ((c->ktap = tmpfile()) == NULL || (c->junit = tmpfile()) == NULL)
+		fatal("a temporary file for lab %s", labs[i]->name);
+	fflush(stdout);
+	fflush(stderr);
+	if ((c->pid = fork()) < 0)
+		fatal("fork");
+	if (c->pid == 0)
+		batch_child_main(labs[i], o, c, mask);
+}
+
+/* Copy lab i's KTAP to stdout, then its result line. */
+static void
+batch_print(struct lab **labs, int i, struct batch_child *c)
+{
+	char	buf[8192];
+	size_t	k;
+
+	rewind(c->ktap);
+	while ((k = fread(buf, 1, sizeof buf, c->ktap)) > 0)
+		fwrite(buf, 1, k, stdout);
+	printf("%s %d %s\n", c->rc == 0 ? "ok" : "not ok", i + 1, labs[i]->name);
+	fflush(stdout);
+}
+
+/*
+ * The labs of lab all, each in a child, o->jobs at a time; the main
+ * process waits for them and for the stop signals (passed on to the
+ * children) and prints each lab's KTAP in order once it ended.
+ */
+static int
+batch_all(struct lab **labs, int n, struct lab_opts *o)
+{
+	struct batch_child	*c = xcalloc(n, sizeof *c);
+	FILE			**parts = xcalloc(n, sizeof *parts);
+	struct timespec		 tick = { 1, 0 };
+	sigset_t		 set, mask;
+	int			 i, st, sig, next = 0, running = 0, printed = 0;
+	int			 stop = 0, rc = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &mask);
+	for (i = 0; i < n; i++)
+		c[i].rc = -1;
+	printf("KTAP version 1\n1..%d\n", n);
+	fflush(stdout);
+	for (;;) {
+		for (; !stop && running < o->jobs && next < n; next++, running++)
+			batch_start(labs, next, o, &c[next], &mask);
+		for (; printed < n && c[printed].rc >= 0; printed++)
+			batch_print(labs, printed, &c[printed]);
+		if (running == 0)
+			break;
+		sig = sigtimedwait(&set, NULL, &tick);
+		if (sig > 0 && sig != SIGCHLD && !stop) {
+			stop = sig;
+			for (i = 0; i < next; i++)
+				if (c[i].rc < 0)
+					kill(c[i].pid, sig);
+		}
+		for (i = 0; i < next; i++)
+			if (c[i].rc < 0 && waitpid(c[i].pid, &st, WNOHANG) == c[i].pid) {
+				c[i].whole = WIFEXITED(st);
+				c[i].rc = WIFEXITED(st) ? WEXITSTATUS(st) :
+				    128 + WTERMSIG(st);
+				running--;
+			}
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	for (i = 0; i < next; i++) {
+		if (c[i].rc > rc)
+			rc = c[i].rc;
+		parts[i] = c[i].whole ? c[i].junit : NULL;
+	}
+	if (o->junit != NULL && junit_join(parts, next, o->junit) < 0) {
+		warnmsg("%s: %s", o->junit, strerror(errno));
+		rc = rc > EXIT_KIT ? rc : EXIT_KIT;
+	}
+	for (i = 0; i < next; i++) {
+		fclose(c[i].ktap);
+		fclose(c[i].junit);
+	}
+	free(parts);
+	free(c);
+	return stop ? 128 + stop : rc;
+}
+
 /* umkit lab LAB|all --batch */
 int
 lab_batch(char **paths, int n, struct lab_opts *o)
 {
-	struct batch	 *b = xcalloc(n, sizeof *b);
-	struct lab_book	**books = xcalloc(n, sizeof *books);
+	struct batch	 b = { 0 };
+	struct lab_book	*bp = &b.book;
 	struct lab	**labs = xcalloc(n, sizeof *labs);
-	int		  i, rc = 0, r, nb = 0;
+	int		  i, rc = 0;
 
 	for (i = 0; i < n; i++)
 		if ((labs[i] = lab_open(paths[i])) == NULL)
 			rc = LAB_EXIT_FILE;
 	if (rc != 0)
 		goto out;
-	lab_signals();
-	if (n > 1)
-		printf("KTAP version 1\n1..%d\n", n);
-	for (i = 0; i < n && !lab_stop; i++) {
-		b[i].out = stdout;
-		if (o->reset)
-			lab_reset(labs[i]);
-		/* Several labs: each is a KTAP subtest. */
-		r = batch_one(labs[i], o, &b[i], n > 1 ? "    " : "");
-		books[nb++] = &b[i].book;
-		if (n > 1)
-			printf("%s %d %s\n", r == 0 ? "ok" : "not ok", i + 1, labs[i]->name);
-		if (r > rc)
-			rc = r;
+	if (n > 1) {
+		rc = batch_all(labs, n, o);
+		goto out;
 	}
-	if (o->junit != NULL && books_write_junit(books, nb, o->junit) < 0) {
+	lab_signals();
+	b.out = stdout;
+	if (o->reset)
+		lab_reset(labs[0]);
+	rc = batch_one(labs[0], o, &b, "");
+	if (o->junit != NULL && bp->lab != NULL && books_write_junit(&bp, 1, o->junit) < 0) {
 		warnmsg("%s: %s", o->junit, strerror(errno));
 		rc = EXIT_KIT;
 	}
-	for (i = 0; i < nb; i++)
-		book_free(books[i]);
+	if (bp->lab != NULL)
+		book_free(bp);
 	ex_release(&o->ex);
 out:
 	for (i = 0; i < n; i++)
 		lab_free(labs[i]);
 	free(labs);
-	free(books);
-	free(b);
 	return rc;
 }
 

@@ -34,14 +34,17 @@ struct lab_opts {
 	/* --answers right|wrong: batch answers the student's part itself
 	 * (lab-run.h's enum lab_auto; 0: leaves it unanswered). */
 	int		 autoans;
+	/* Several labs (lab all): how many run at a time, each in a child. */
+	int		 jobs;
 };
 
 /* Options with their defaults. */
 void	lab_opts_init(struct lab_opts *);
 /*
  * Run the labs at paths[0..n) unattended, KTAP on stdout (several labs:
- * each a KTAP subtest), JUnit and JSON as the options say.  The exit
- * status: 0, LAB_EXIT_FAILED, LAB_EXIT_FILE, EXIT_KIT or 128+N.
+ * each a KTAP subtest, run in a child process, jobs of them at a time,
+ * printed in order as they end), JUnit and JSON as the options say.  The
+ * exit status: 0, LAB_EXIT_FAILED, LAB_EXIT_FILE, EXIT_KIT or 128+N.
  */
 int	lab_batch(char **paths, int n, struct lab_opts *);
 /* Run the lab at path interactively on this terminal; the exit status. */

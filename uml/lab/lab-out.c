@@ -515,31 +515,99 @@ junit_suite(FILE *f, const struct lab_book *b)
 	fprintf(f, " </testsuite>\n");
 }
 
+/* The testsuites element's start, with the totals of its suites. */
+static void
+junit_head(FILE *f, const struct junit_sum *t)
+{
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<testsuites name=\"umkit labs\" tests=\"%d\" failures=\"%d\" "
+	    "skipped=\"%d\" errors=\"%d\" time=\"%.3f\">\n", t->tests, t->fails,
+	    t->skips, t->errs, t->time);
+}
+
+/* A book's totals added to t. */
+static void
+junit_add(struct junit_sum *t, const struct lab_book *b)
+{
+	struct lab_score	sc;
+
+	book_score(b, &sc);
+	t->tests += sc.checks;
+	t->fails += sc.failed;
+	t->skips += sc.skipped;
+	t->errs += sc.notrun;
+	t->time += b->end_s;
+}
+
 /* Write JUnit XML for n books. */
 int
 books_write_junit(struct lab_book *const *b, int n, const char *path)
 {
-	struct lab_score	sc;
+	struct junit_sum	t = { 0 };
 	struct afile		af;
 	FILE			*f;
-	int			 i, tests = 0, fails = 0, skips = 0, errs = 0;
-	double			 t = 0;
+	int			 i;
 
 	if ((f = afile_open(&af, path, 0644)) == NULL)
 		return -1;
-	for (i = 0; i < n; i++) {
-		book_score(b[i], &sc);
-		tests += sc.checks;
-		fails += sc.failed;
-		skips += sc.skipped;
-		errs += sc.notrun;
-		t += b[i]->end_s;
-	}
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<testsuites name=\"umkit labs\" tests=\"%d\" failures=\"%d\" "
-	    "skipped=\"%d\" errors=\"%d\" time=\"%.3f\">\n", tests, fails, skips, errs, t);
+	for (i = 0; i < n; i++)
+		junit_add(&t, b[i]);
+	junit_head(f, &t);
 	for (i = 0; i < n; i++)
 		junit_suite(f, b[i]);
+	fprintf(f, "</testsuites>\n");
+	return afile_commit(&af);
+}
+
+/* A book's JUnit part: its totals on the first line, then its testsuite. */
+void
+book_junit_part(FILE *f, const struct lab_book *b)
+{
+	struct junit_sum	t = { 0 };
+
+	junit_add(&t, b);
+	fprintf(f, "%d %d %d %d %.3f\n", t.tests, t.fails, t.skips, t.errs, t.time);
+	junit_suite(f, b);
+}
+
+/* Write JUnit XML from n parts (NULL: none), each read from its start. */
+int
+junit_join(FILE *const *parts, int n, const char *path)
+{
+	struct junit_sum	t = { 0 }, one;
+	struct afile		af;
+	FILE			*f;
+	char			 buf[8192];
+	size_t			 k;
+	int			 i;
+
+	for (i = 0; i < n; i++) {
+		if (parts[i] == NULL)
+			continue;
+		rewind(parts[i]);
+		if (fscanf(parts[i], "%d %d %d %d %lf\n", &one.tests, &one.fails,
+		    &one.skips, &one.errs, &one.time) != 5) {
+			errno = EINVAL;
+			return -1;
+		}
+		t.tests += one.tests;
+		t.fails += one.fails;
+		t.skips += one.skips;
+		t.errs += one.errs;
+		t.time += one.time;
+	}
+	if ((f = afile_open(&af, path, 0644)) == NULL)
+		return -1;
+	junit_head(f, &t);
+	for (i = 0; i < n; i++) {
+		if (parts[i] == NULL)
+			continue;
+		rewind(parts[i]);
+		if (fgets(buf, sizeof buf, parts[i]) == NULL)
+			continue;
+		while ((k = fread(buf, 1, sizeof buf, parts[i])) > 0)
+			fwrite(buf, 1, k, f);
+	}
 	fprintf(f, "</testsuites>\n");
 	return afile_commit(&af);
 }

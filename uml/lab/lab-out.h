@@ -63,6 +63,18 @@ int	book_write_json(const struct lab_book *, const struct lab_sess *,
 	    const char *path);
 /* JUnit XML for one or more books; 0 or -1 with errno. */
 int	books_write_junit(struct lab_book *const *, int n, const char *path);
+/* A testsuites element's totals. */
+struct junit_sum {
+	int	tests, fails, skips, errs;
+	double	time;
+};
+/*
+ * One book's part of a JUnit file another process writes (lab all, a
+ * lab a child): its totals on a line, then its testsuite element.
+ */
+void	book_junit_part(FILE *, const struct lab_book *);
+/* The JUnit file of n such parts (NULL ones left out); 0 or -1 with errno. */
+int	junit_join(FILE *const *parts, int n, const char *path);
 
 /* The largest result file 'umkit lab report' reads, bytes. */
 #define LAB_RESULT_MAX	(4 << 20)
