@@ -10,18 +10,14 @@ work=$(mktemp -d)
 export XDG_STATE_HOME="$work/state"
 trap 'rm -rf "$work"' EXIT INT TERM
 
-# start LAB: run it in batch in the background (output $work/LAB.out,
-# exit status $work/LAB.rc).
-start() {
-	("$UMKIT" lab "$1" --batch --junit "$work/$1.xml" > "$work/$1.out" 2>&1
-	 echo $? > "$work/$1.rc") &
-}
-
-# batch LAB: after start LAB, re-emit each KTAP check line of its output
-# as a check of ours.
+# batch LAB I: lab LAB, subtest I of 'lab all': re-emit each KTAP check
+# line of its part of the output as a check of ours.
 batch() {
-	out=$(cat "$work/$1.out") rc=$(cat "$work/$1.rc")
-	printf '%s\n' "$out" | awk '
+	awk -v name="$1" '
+		/^KTAP version/ || /^1\.\./ { next }
+		/^(not )?ok [0-9]+ / && $0 !~ /^ / { if ($(NF) == name) exit; lines = ""; next }
+		{ lines = lines $0 "\n" }
+		END { printf "%s", lines }' "$work/all.out" | sed 's/^    //' | awk '
 		/^not ok [0-9]+ / { if (n) print "--"; n++; sub(/^not ok [0-9]+ /, "F "); print; next }
 		/^ok [0-9]+ .*# SKIP/ { if (n) print "--"; n++; sub(/^ok [0-9]+ /, "S "); print; next }
 		/^ok [0-9]+ / { if (n) print "--"; n++; sub(/^ok [0-9]+ /, "P "); print; next }
@@ -34,29 +30,39 @@ batch() {
 			not_ok "lab $1: $d" "$detail" ;;
 		esac
 	done < "$work/lines"
-	is "lab $1: batch exit status" "$rc" 0
+	is "lab $1: its result line in lab all" "$(grep -E "^(not )?ok [0-9]+ $1\$" "$work/all.out")" "ok $2 $1"
 }
 
-# Two labs at a time, one a host core: six at once on two cores made
-# lab 02's batched-against-per-folio medians cross (12261 against 12145
-# ps a page; batching saves about 5% on such a host).  The six at once,
-# as a class shares a host, are make test-labs-load's (tests/labs-load.sh,
+# Every lab at once with 'lab all', two at a time (--jobs' default on two
+# CPUs), one a host core: six at once on two cores made lab 02's
+# batched-against-per-folio medians cross (12261 against 12145 ps a
+# page; batching saves about 5% on such a host).  The six at once, as a
+# class shares a host, are make test-labs-load's (tests/labs-load.sh,
 # ten rounds).
+"$UMKIT" lab all --batch --junit "$work/all.xml" > "$work/all.out" 2>&1
+is "lab all: exit status 0" "$?" 0
+n=$(ls "$TOP"/labs/*.lab | wc -l)
+is "lab all: one KTAP document, every lab a subtest, in order" \
+	"$(sed -n 1,2p "$work/all.out" | tr '\n' ' ')$(grep -E '^(not )?ok ' "$work/all.out" | awk '{ print $2 }' | tr '\n' ' ')" \
+	"KTAP version 1 1..$n $(seq -s ' ' 1 "$n") "
 i=0
 for f in "$TOP"/labs/*.lab; do
-	start "$(basename "$f" .lab)"
 	i=$((i + 1))
-	[ $((i % 2)) -ne 0 ] || wait
+	name=$(basename "$f" .lab)
+	check "lab $name: --check" "$UMKIT" lab --check "$f"
+	batch "$name" "$i"
 done
-wait
-for f in "$TOP"/labs/*.lab; do
-	n=$(basename "$f" .lab)
-	check "lab $n: --check" "$UMKIT" lab --check "$f"
-	batch "$n"
-	if command -v xmllint >/dev/null; then
-		check "lab $n: JUnit is well-formed XML" xmllint --noout "$work/$n.xml"
-	fi
-done
+if command -v xmllint >/dev/null; then
+	check "lab all: JUnit is well-formed XML" xmllint --noout "$work/all.xml"
+fi
+# The JUnit file: a testsuite per lab, in order, and the totals their sum.
+is "lab all: JUnit has each lab's testsuite, in order" \
+	"$(sed -n 's/^ <testsuite name="\([^"]*\)".*/\1/p' "$work/all.xml" | tr '\n' ' ')" \
+	"$(for f in "$TOP"/labs/*.lab; do printf '%s ' "$(basename "$f" .lab)"; done)"
+sum=$(sed -n 's/^ <testsuite name="[^"]*" tests="\([0-9]*\)".*/\1/p' "$work/all.xml" | paste -sd+ | bc)
+is "lab all: JUnit's total is the sum of its suites', one testcase each" \
+	"$(sed -n 's/^<testsuites name="umkit labs" tests="\([0-9]*\)".*/\1/p' "$work/all.xml") $(grep -c '<testcase ' "$work/all.xml")" \
+	"$sum $sum"
 no_leftovers "the labs leave no guest, mount or run/ entry"
 # Each run builds the programs of its exercises into a directory of its
 # own (two runs of one lab never rebuild each other's) and removes it.
@@ -66,6 +72,24 @@ is "the runs leave no exercise program directory" \
 # --list names every lab with its time and variants.
 out=$("$UMKIT" lab --list 2>&1)
 like "--list shows lab 01 with its minutes" "$out" "01-tour +[0-9]+ +beginner +base"
+
+# lab all stopped (TERM) while its first two labs run: the children and
+# their guests go with it.
+"$UMKIT" lab all --batch > "$work/stop.out" 2>&1 &
+lp=$!
+i=0
+while [ $i -lt 300 ] && [ "$(ls "$TOP/run" 2>/dev/null | grep -c '^lab')" -lt 2 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+is "lab all: two labs' guests run at once" "$(ls "$TOP/run" | grep -c '^lab')" 2
+kill -TERM $lp
+wait $lp
+is "lab all, stopped: exit 143" "$?" 143
+like "... the labs it ran say so, in order" "$(grep -E '^(not )?ok ' "$work/stop.out" | tr '\n' ' ')" \
+	'^not ok 1 01-tour not ok 2 02-mglru $'
+no_leftovers "... and leaves no guest, mount or run/ entry"
+out=$("$UMKIT" lab all --batch --jobs 9 2>&1); rc=$?
+like "--jobs 9: refused, named" "$rc:$out" "^125:umkit: --jobs 9: want 1 to 8"
 
 # A lab that fails on purpose: the check fails with its message and hint,
 # KTAP says so, the exit status is 1, the result file says so too.
