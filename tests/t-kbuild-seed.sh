@@ -22,9 +22,11 @@ kb() { UMKIT_PATCHES=$tmp/patches UMKIT_BUILD=$b uml/kernel/kbuild.sh "$@"; }
 # cc_of VARIANT: the objects its last build compiled.
 cc_of() { awk '$1 == "CC" { print $2 }' $b/k/$1/build.log; }
 
-# base's own first build has no tree to start from.
+# base's own first build has no tree to start from.  It runs as a
+# 'make -n' runs it (MAKEFLAGS=n: the '+' recipes of make test and make
+# kernel still run): the make flags of its caller are not the kernel's.
 mkdir -p $tmp/patches/base && cp patches/base/series patches/base/*.patch $tmp/patches/base/
-out=$(kb base 2>&1); rc=$?
+out=$(MAKEFLAGS=n kb base 2>&1); rc=$?
 is "base builds in a build directory of its own" "$rc" 0
 if [ "$rc" != 0 ]; then
 	echo "$out" | sed 's/^/# /'
@@ -35,6 +37,12 @@ case $out in
 *"first build from"*) not_ok "base's first build starts from nothing (no tree to copy)" ;;
 *) ok "base's first build starts from nothing (no tree to copy)" ;;
 esac
+if [ -f "$TOP/build/k/base/obj/.config" ]; then
+	is "... configured as make kernel's base, its MAKEFLAGS=n notwithstanding" \
+		"$(diff "$TOP/build/k/base/obj/.config" $b/k/base/obj/.config | head -5)" ""
+else
+	skip "... configured as make kernel's base, its MAKEFLAGS=n notwithstanding" "no build/k/base: make kernel"
+fi
 vmscan_o=$(sha256sum < $b/k/base/obj/mm/vmscan.o)
 base_k=$(sha256sum < $b/k/base/linux)
 

@@ -68,6 +68,12 @@
 # series is refused (exit 1) and a trusted one builds without it.
 # Exit status: 0 ok, 1 usage or environment, 2 patch, 3 config, 4 build.
 set -eu
+# The kit's own make flags (make -s, V=1, -n, a jobserver) are not the
+# kernel's: its build is the same whoever calls this script.  (Under a
+# 'make -n test', whose '+' recipes run this script, olddefconfig was a
+# dry run, and the kernel built from tinyconfig's .config under the
+# stamp of the right one.)
+unset MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKELEVEL
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
@@ -367,10 +373,8 @@ if [ -n "$selftests" ]; then
 		sb_add --bind "$st/src" "$tree/tools/testing/selftests/mm"
 		[ -n "$sandboxed" ] || die 1 "variant $variant: the selftests build only in the sandbox (it keeps their writes out of the tree)"
 		( cd "$st" &&
-		  sb env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL \
-		    make -s -C "$tree" ARCH=x86 O="$st/hdr" headers &&
-		  sb env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL \
-		    make -k -j"$(nproc)" -C "$tree/tools/testing/selftests/mm" ARCH=x86 \
+		  sb make -s -C "$tree" ARCH=x86 O="$st/hdr" headers &&
+		  sb make -k -j"$(nproc)" -C "$tree/tools/testing/selftests/mm" ARCH=x86 \
 		    OUTPUT="$st/mm" KHDR_INCLUDES="-isystem $st/hdr/usr/include" ) \
 		    > "$vdir/selftests.log" 2>&1 || true
 		n=$(find "$st/mm" -maxdepth 1 -type f -perm -u+x | wc -l)
@@ -609,16 +613,13 @@ stop_ticker() {
 	printf '\r%78s\r' '' >&2
 	ticker=
 }
-# The kit's own make flags (make -s, V=1, CFLAGS=..., a jobserver) are not
-# the kernel's: its build is the same whoever calls this script.
 mkdir -p "$CCACHE_DIR"
 sb_rw "$CCACHE_DIR"
 # make runs in the background and we wait for it: sh runs a trap only
 # when its foreground command ends, but a signal ends a wait at once.  A
 # stop signal (umkit passes Ctrl-C, a timeout's TERM on to us) kills the
 # build's sandbox (--die-with-parent takes every make with it) and exits.
-sb_bg env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL \
-    make -C "$tree" ARCH=um "$norust" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1
+sb_bg make -C "$tree" ARCH=um "$norust" O="$obj" CC="$cc" HOSTCC="$cc" -j"$jobs" $targets > "$vdir/build.log" 2>&1
 mk=$!
 trap 'kill $mk 2>/dev/null; exit 130' INT
 trap 'kill $mk 2>/dev/null; exit 143' TERM
