@@ -90,6 +90,8 @@ like "... the labs it ran say so, in order" "$(grep -E '^(not )?ok ' "$work/stop
 no_leftovers "... and leaves no guest, mount or run/ entry"
 out=$("$UMKIT" lab all --batch --jobs 9 2>&1); rc=$?
 like "--jobs 9: refused, named" "$rc:$out" "^125:umkit: --jobs 9: want 1 to 8"
+out=$("$UMKIT" lab all --batch --json "$work/one.json" 2>&1); rc=$?
+like "lab all --json: refused (one lab's file), --junit named" "$rc:$out" "^125:umkit: --json .*one.json: one lab's result; .*--junit FILE"
 
 # A lab that fails on purpose: the check fails with its message and hint,
 # KTAP says so, the exit status is 1, the result file says so too.

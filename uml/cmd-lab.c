@@ -125,6 +125,10 @@ lab_main(int argc, char **argv)
 			fatalx("--exercise DIR grades one lab: name it");
 		if (!o.batch)
 			fatalx("'all' runs every lab in batch mode: add --batch");
+		if (o.json != NULL)
+			fatalx("--json %s: one lab's result; 'all' writes each "
+			    "lab's into the results directory (--junit FILE: "
+			    "one file for all)", o.json);
 		n = lab_files(&paths);
 		if (n == 0)
 			fatalx("no labs in %s", "labs/");
@@ -174,7 +178,7 @@ const struct cmd cmd_lab = {
 "  --jobs N        all: run N labs at a time, each its own guests, their\n"
 "                  KTAP printed in order as each ends (default: 2 on a\n"
 "                  host of two CPUs or more, else 1; at most 8)\n"
-"  --junit FILE    also write JUnit XML      --json FILE  the JSON result\n"
+"  --junit FILE    also write JUnit XML      --json FILE  the JSON result (one lab)\n"
 "  --slow FACTOR   multiply every timeout (a slower machine)\n"
 "  --reset         forget saved progress and old results of the lab first\n"
 "  --exam          no hints; a prediction cannot be changed once given\n"
