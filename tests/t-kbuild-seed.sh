@@ -70,11 +70,25 @@ is "base's kernel is untouched" "$(sha256sum < $b/k/base/linux)" "$base_k"
 is "... and the count is kept for the next build's line (of ~N)" \
 	"$(cat $b/k/seeded/.umkit-objects 2>&1)" "$(grep -c '^  CC ' $b/k/seeded/build.log)"
 
-# The copy is a tree like any other: nothing to do the second time.
+# The copy is a tree like any other: nothing to do the second time,
+# not even make's walk of the tree.
 out=$(kb seeded 2>&1)
 is "a second build of it compiles nothing" "$(cc_of seeded | grep -c '\.o$')" 0
+like "... and runs no make (its record is newer than every file)" "$(cat $b/k/seeded/build.log)" \
+	'^umkit: variant seeded: up to date .*: make not run$'
 out=$(kb base 2>&1)
 is "nor does base's" "$(cc_of base | grep -c '\.o$')" 0
+# A hand edit of the tree, or of obj/, is newer than the record: make
+# runs and compiles what it changed.  (base's patched file, a copy of
+# its own: the tree's other files are hard links to the pristine source.
+# base is edited by hand below anyway.)
+touch $b/k/base/src/arch/um/kernel/tlb.c
+out=$(kb base 2>&1)
+is "after a hand edit (touch arch/um/kernel/tlb.c), make compiles that file" \
+	"$(cc_of base | grep -x 'arch/um/kernel/tlb.o')" arch/um/kernel/tlb.o
+rm $b/k/seeded/obj/mm/vmscan.o
+out=$(kb seeded 2>&1)
+is "... an object removed from obj/ is made again" "$(cc_of seeded | grep -x 'mm/vmscan.o')" mm/vmscan.o
 
 out=$("$UMKIT" exec -k $b/k/seeded/linux -- dmesg 2>&1); rc=$?
 is "its kernel boots" "$rc" 0

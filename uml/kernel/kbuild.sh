@@ -37,7 +37,9 @@
 #              kept as it was when make changed nothing.  A first build
 #              starts from a copy of the objects of a built tree with the
 #              same config (base, usually), so it compiles only what the
-#              series changes.
+#              series changes.  No make at all when nothing in the tree
+#              and obj/ is newer than the last build's record
+#              (build/k/VARIANT/.umkit-built) and its inputs are the same.
 #
 # Coverage: a variant whose directory has a file 'profile' (object files,
 # one per line: mm/vmscan.o) and CONFIG_GCOV_KERNEL=y in its config gets
@@ -565,6 +567,31 @@ unset LANG LC_ALL LC_CTYPE LC_MESSAGES
 cc="gcc"
 command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
 jobs=$(nproc 2>/dev/null || echo 2)
+# A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
+targets=linux
+[ -z "$debugcfg" ] || [ -n "$cov" ] || [ -n "$kunit" ] || targets="linux scripts_gdb"
+# Up to date: make with nothing to do walks every directory of the tree
+# (5-6 s on a 2-core host, every 'make kernel', every variant a test
+# boots), so a build that succeeded leaves a record of what it was
+# made of beyond the files of the tree and obj/ (the tree's and config's
+# stamps, this script, the compiler, the targets), written after every
+# file of both.  The same record, the kernel copied from obj/linux, and
+# no file of either newer than the record (links followed in the tree,
+# where a hand edit may go through one): nothing to do, no make.  A
+# smoke kernel (one tree, many variants) always asks make.
+built=$vdir/.umkit-built
+bkey=$( { cat "$tree/.umkit-stamp" "$obj/.umkit-config-stamp" 2>/dev/null
+	echo "$cc $targets $norust"; gcc --version | head -1; sha256sum < "$0"; } | sha256sum | cut -c1-16)
+if [ "$vdir" = "$build/k/$variant" ] && [ -f "$vdir/linux" ] &&
+    [ "$(cat "$built" 2>/dev/null)" = "$bkey" ] &&
+    [ "$(cat "$vdir/linux.from" 2>/dev/null)" = "$(ident "$obj/linux")" ] &&
+    [ -z "$(find -L "$tree" -newer "$built" -print -quit 2>/dev/null)" ] &&
+    [ -z "$(find "$obj" -newer "$built" -print -quit)" ]; then
+	echo "umkit: variant $variant: up to date (nothing newer than $built): make not run" > "$vdir/build.log"
+	echo "$vdir/linux"
+	exit 0
+fi
+rm -f "$built"
 # One kernel build at a time per user, across checkouts: each one uses
 # every core, and two at once only make both slower.
 mkdir -p "$cache"
@@ -584,9 +611,6 @@ before=$(ident "$obj/linux")
 # How long make took, once the lock was ours (make bench-debuginfo).
 t0=$(date +%s.%N)
 [ ! -f "$vdir/linux" ] || mv -f "$vdir/linux" "$vdir/linux.prev"
-# A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
-targets=linux
-[ -z "$debugcfg" ] || [ -n "$cov" ] || [ -n "$kunit" ] || targets="linux scripts_gdb"
 # On a terminal: one updating line, the objects compiled so far, of as
 # many as this tree's last build compiled (umkit smoke draws its own).
 ticker=
@@ -669,5 +693,7 @@ if [ "$vdir" != "$build/k/$variant" ]; then
 		mv -f "$pdir/linux.new" "$pdir/linux"
 	echo "$pdir/linux"
 else
+	# After every file of the tree and obj/ (the up-to-date test above).
+	echo "$bkey" > "$built"
 	echo "$vdir/linux"
 fi
