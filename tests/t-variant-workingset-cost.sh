@@ -6,10 +6,15 @@
 # in the guest; /sys/kernel/debug/workingset_cost counts the three
 # workingset hooks; and repro-004 (the guest side of `umkit reproduce
 # 004`) prints its four columns with the same keys.  What the kernel
-# decides is checked exactly: MGLRU never calls workingset_activation()
+# decides is checked: MGLRU never calls workingset_activation()
 # (mm/swap.c:500-503), and the switch changes the cost of the hooks, not
-# their results (with files of twice guest memory every second-pass page
-# of the classic LRU refaults, the same count with the switch on or off).
+# their results (with files of guest memory each, every second-pass page
+# of the classic LRU refaults: 124794 pages with the switch on or off on a
+# quiet host, 7 of 7 boots here; with the host's disk busy, dd of 1.5 GB
+# with fsync in a loop and two such boots at once, one column of a boot
+# saw 356, 980, 281, 136 or 14 pages fewer in 5 of 14 boots, either
+# setting; a fresh-clone make test failed on the old "same count" check.
+# So the two counts must agree within 2%, 2.5 times the worst seen).
 # The switch's cost is not asserted: its margin is smaller than the spread
 # under load.  Measured in two default boots (12 rounds per column, load
 # average 11-13 on 2 cores), regressed against fixed, mean (sd): classic
@@ -87,8 +92,9 @@ done
 # Files of memory each: the classic LRU refaults every second-pass page,
 # whatever the switch says.
 f=$(val "$o2" fixed_classic refaults) g=$(val "$o2" regressed_classic refaults)
-if [ -n "$f" ] && [ "$f" -gt 100000 ] && [ "$f" = "$g" ]; then
-	ok "$V: the switch leaves the classic refaults alone ($f = $g)"
+if [ -n "$f" ] && [ -n "$g" ] && [ "$f" -gt 100000 ] && [ "$g" -gt 100000 ] &&
+	[ $(( (f > g ? f - g : g - f) * 50 )) -le $(( f > g ? f : g )) ]; then
+	ok "$V: the switch leaves the classic refaults alone ($f, $g: within 2%)"
 else not_ok "$V: the switch leaves the classic refaults alone" "$o2"; fi
 
 no_leftovers "$V: nothing left after repro-004"
