@@ -130,11 +130,9 @@ bench-reproduce: all
 	@build/bin/umkit reproduce all --json $(B)/reproduce.json
 
 # umkit-touch: a guest process with controlled page accesses (the
-# uml-walk tests and benchmarks).  The rootfs rule's prerequisites are
-# read before this file, hence the explicit one.
-GUEST_PROGS	+= umkit-touch
+# uml-walk tests and benchmarks), one of umkit-guest's programs.
+GUEST_MULTI	+= umkit-touch
 umkit-touch_SRCS = tests/guest-touch.c
-$(ROOTFS): $(B)/rootfs/bin/umkit-touch
 
 # How many students can run lab 01 at once (not in make bench: minutes of
 # both cores at full load).

@@ -3,11 +3,10 @@
 # the guest program of the rss-lazy checks and 'make bench-variants-variants-mm'.
 # Included by tests/tests.mk, after rootfs/rootfs.mk.
 
-# umkit-rsscheck (tests/rss-guest.c) in every guest, for tests/t-variant-rss-lazy.sh.
-GUEST_PROGS	+= umkit-rsscheck
+# umkit-rsscheck (tests/rss-guest.c) in every guest, for tests/t-variant-rss-lazy.sh
+# (one of umkit-guest's programs).
+GUEST_MULTI	+= umkit-rsscheck
 umkit-rsscheck_SRCS = tests/rss-guest.c
-# rootfs.mk's rule was read before this line: name the program there too.
-$(ROOTFS): $(B)/rootfs/bin/umkit-rsscheck
 
 # Each variant's figures against base, side by side, over several boots.
 .PHONY: bench-variants-variants-mm

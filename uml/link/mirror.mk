@@ -80,7 +80,7 @@ UNIT_TESTS	+= $(MT)/test-mirror-unit-asan $(MT)/test-record-asan \
 
 # The benchmark: host side (through the mirror) and guest side (the same
 # reads inside the guest; a static program in the rootfs).
-GUEST_PROGS	+= umkit-readbench
+GUEST_MULTI	+= umkit-readbench
 umkit-readbench_SRCS = tests/bench-mirror-guest.c tests/bench.h
 
 $(MT)/bench-mirror: tests/bench-mirror.c
