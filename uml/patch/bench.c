@@ -38,12 +38,17 @@ struct bdef {
  */
 static const struct bdef bdefs[] = {
 	/*
-	 * Sized for umkit smoke's default (5 boots per side of every
-	 * benchmark, 2 at a time, within its 60 s target): 500 forks and
-	 * 150 execs and shells take ~1.5 s a boot on one host CPU, a 1 s
-	 * kvbench run; the boot-to-boot spread, not these counts, limits
-	 * what the t-test can see.  compaction's warm-up round is a quarter
-	 * of the measured one: it only has to leave the same state behind.
+	 * umkit smoke's default runs every one of these in 5 boots per
+	 * side, 2 boots at a time; the boot-to-boot spread, not these
+	 * counts, limits what the t-test can see.  What a boot takes on one
+	 * host CPU of this 2-core host (umkit exec --host-cpu 0, each
+	 * command timed by the guest's /proc/uptime): procbench 5.3-6.5 s
+	 * (500 forks 2.1 s, 150 execs 1.0 s, 150 shells 2.2 s), kvbench
+	 * 6.4 s (4.7 s of it the load before the 1 s run), readtwice 4.2 s,
+	 * aging 1.2 s, compaction 3.7 s: about 22 s, and the bench stage
+	 * of make bench-smoke 109 s of its 146 s, over smoke's 60 s target.
+	 * compaction's warm-up round is a quarter of the measured one: it
+	 * only has to leave the same state behind.
 	 */
 	{ "procbench",
 	  "for c in fork exec shell; do n=150; [ $c = fork ] && n=500; "
