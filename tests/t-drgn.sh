@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # kernels: base+debug
+# beside builds: its checks are values read from a stopped kernel, no timing
 # umkit drgn on real guests of the base+debug kernel (built here when
 # missing, as tests/t-gdb.sh does): -e, a script, the prompt; the kit's
 # UML helpers (uml/guest/umkit_drgn.py) against a guest with known state:

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # kernels: rss-lazy
+# beside builds: skeletons, builds and grader verdicts, no timing
 # Several exercises in a lab, each with a level, and the grader cases a
 # lab lists: --exercise-id picks one (the first is the default, as
 # before), the skeleton of the one picked is written, and the cases of

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # kernels: base+debug
+# beside builds: breakpoints and values read in gdb, no timing checks
 # umkit gdb and exec --gdb on real guests of the base+debug kernel (built
 # here on first use): a breakpoint in the aging path hit by an aging
 # write, bt naming inc_max_seq, values read, the mirror's EIO while the

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # kernels: compaction-noacct lru-batch rss-lazy uml-walk workingset-cost
+# beside builds: it asserts directions only where the margin was several times the spread at a host load of 10
 # umkit reproduce all --quick (issue 24): each seed's table has the
 # thread's own rows and figures, as the threads print them, with the kit's
 # samples in every row and column; the KTAP and JSON outputs carry the

@@ -50,31 +50,41 @@ is "two scripts add up" \
 	"$("$TOP/tests/run" --only "$work/plan-last.sh" "$work/short.sh" | tail -1)" \
 	"5 passed, 1 failed, 0 skipped"
 
-# Kernels: a script with a "# kernels:" line runs after the others (one
-# naming "own" after those that do not), and the variants it names are
-# built meanwhile (nice 19, each once, in order of need, "own" not one),
-# done before it starts; "own" waits for every build ahead.
+# Kernels: a script with a "# kernels:" line runs after the others, and
+# the variants it names are built meanwhile (nice 19, each once, in
+# order of need, "own" not one), every one done before it starts, unless
+# it says "# beside builds:": then it runs first, once its own are built.
 printf '%s\n' "echo \"\$1 \$(nice)\" >> $work/built" > "$work/kb.sh"
 tap plain 0 "ok 1 - plain" "1..1"
 printf '%s\n' '#!/bin/sh' '# kernels: v1 own v2' "echo \"ok 1 - built: \$(tr '\\n' ' ' < $work/built)\"" \
 	'echo 1..1' > "$work/needs.sh"
 printf '%s\n' '#!/bin/sh' '# kernels: v2 v3' 'echo "ok 1 - b"' 'echo 1..1' > "$work/needs2.sh"
 o=$(UMKIT_TEST_KBUILD="sh $work/kb.sh" "$TOP/tests/run" --only "$work/needs.sh" "$work/plain.sh" "$work/needs2.sh" 2>&1)
-is "scripts with kernels run last, in their order, those naming own after the others" \
-	"$(printf '%s\n' "$o" | sed -n 's|^# time: .*/||p' | cut -d' ' -f1 | tr '\n' ' ')" "plain.sh needs2.sh needs.sh "
-like "... own after every variant was built at nice 19, each once, in order of need" "$o" '^ok 1 - built: v2 19 v3 19 v1 19 $'
-like "... and the runner says so" "$o" '^# building alongside the first tests, at nice 19: v2 v3 v1$'
+is "scripts with kernels run last, in their order" \
+	"$(printf '%s\n' "$o" | sed -n 's|^# time: .*/||p' | cut -d' ' -f1 | tr '\n' ' ')" "plain.sh needs.sh needs2.sh "
+like "... after the variants they name were built at nice 19, each once" "$o" '^ok 1 - built: v1 19 v2 19 v3 19 $'
+like "... and the runner says so" "$o" '^# building alongside the first tests, at nice 19: v1 v2 v3$'
 rm -f "$work/built"
-# A script starts once the kernels it names are built, while the next
-# build ahead still runs: v2's build waits for early.sh (10 s at most),
-# then half a second more.
+# One that names only v1 still waits for every build ahead (v2's takes
+# half a second).
+printf '%s\n' "case \$1 in v2) sleep 0.5 ;; esac" "echo \"\$1\" >> $work/built" > "$work/kbhalf.sh"
+printf '%s\n' '#!/bin/sh' '# kernels: v1' "echo \"ok 1 - quiet: \$(tr '\\n' ' ' < $work/built)\"" \
+	'echo 1..1' > "$work/quiet.sh"
+o=$(UMKIT_TEST_KBUILD="sh $work/kbhalf.sh" "$TOP/tests/run" --only "$work/plain.sh" "$work/quiet.sh" "$work/needs2.sh" 2>&1)
+like "a script naming only v1 waits for every build ahead (a machine nothing else loads)" "$o" '^ok 1 - quiet: v1 v2 v3 $'
+rm -f "$work/built"
+# A script that says "# beside builds:" runs before the others and starts
+# once the kernels it names are built, while the next build ahead still
+# runs: v2's build waits for early.sh (10 s at most), then half a second.
 printf '%s\n' "case \$1 in v2) i=0; while [ ! -e $work/go ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done" \
 	"[ -e $work/go ] || set -- 'v2-before-early'; sleep 0.5 ;; esac" "echo \"\$1\" >> $work/built" > "$work/kbgo.sh"
-printf '%s\n' '#!/bin/sh' '# kernels: v1' "echo \"ok 1 - early: \$(tr '\\n' ' ' < $work/built)\"" \
+printf '%s\n' '#!/bin/sh' '# kernels: v1' '# beside builds: a test' "echo \"ok 1 - early: \$(tr '\\n' ' ' < $work/built)\"" \
 	"touch $work/go" 'echo 1..1' > "$work/early.sh"
-printf '%s\n' '#!/bin/sh' '# kernels: v2' "echo \"ok 1 - late: \$(tr '\\n' ' ' < $work/built)\"" \
+printf '%s\n' '#!/bin/sh' '# kernels: v2' '# beside builds: a test' "echo \"ok 1 - late: \$(tr '\\n' ' ' < $work/built)\"" \
 	'echo 1..1' > "$work/late.sh"
-o=$(UMKIT_TEST_KBUILD="sh $work/kbgo.sh" "$TOP/tests/run" --only "$work/plain.sh" "$work/early.sh" "$work/late.sh" 2>&1)
+o=$(UMKIT_TEST_KBUILD="sh $work/kbgo.sh" "$TOP/tests/run" --only "$work/plain.sh" "$work/quiet.sh" "$work/early.sh" "$work/late.sh" 2>&1)
+is "... before those that do not say it" \
+	"$(printf '%s\n' "$o" | sed -n 's|^# time: .*/||p' | cut -d' ' -f1 | tr '\n' ' ')" "plain.sh early.sh late.sh quiet.sh "
 like "a script naming v1 runs as soon as v1 is built, v2's build still running" "$o" '^ok 1 - early: v1 $'
 like "... the next waits for v2, and says so" "$o" '^# .*late.sh waited [0-9]+ ms for the kernels it names$'
 like "... and runs after it" "$o" '^ok 1 - late: v1 v2 $'
