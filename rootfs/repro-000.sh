@@ -50,8 +50,11 @@
 # Lower is better for every key but ops_per_s.  Needs the lru-batch kernel,
 # the scratch disk at /mnt/disk and zram swap (umkit exec gives both);
 # 2 CPUs and 512 MiB (umkit exec -c 2 -m 512M).  --quick: one round with a
-# 1 s kvbench run (about 12 s); default: a 1 s warm-up kvbench run, then 3
-# rounds of 3 s runs (about 55 s); --rounds N: N rounds.
+# 1 s kvbench run (18.7-19.1 s on a quiet 2-core host; each kvbench run
+# first loads its 72 MB store into the 48 MB memcg, about 5.5 s);
+# `umkit reproduce 000 --quick` runs --quick --rounds 2 (42 s);
+# default: a 1 s warm-up kvbench run, then 3 rounds of 3 s runs (about
+# 55 s); --rounds N: N rounds.
 # After each protected eviction into an active generation, the active file
 # pages of memory.stat must agree with lru_gen's (else it fails): the
 # batched path keeps the node and memcg LRU sizes exact.
@@ -67,7 +70,7 @@ FILE_MB=64 ANON_MB=64 READS=6 AGINGS=4
 die() { echo "repro-000: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--help) sed -n '3,57p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--help) sed -n '3,60p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--quick) ROUNDS=1 KV_SECS=1 QUICK=1; shift ;;
 	--rounds)
 		case ${2:-} in
