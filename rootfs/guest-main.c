@@ -51,6 +51,15 @@ static const struct guest_prog guest_progs[] = {
 	{ .name = NULL, .main = NULL }
 };
 
+/* The last component of a path. */
+static const char *
+base_name(const char *path)
+{
+	const char	*s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
 /* Run the program argv[0] names; any other name is the workloads'. */
 int
 main(int argc, char **argv)
@@ -60,8 +69,7 @@ main(int argc, char **argv)
 
 	if (argc < 1)
 		return 2;
-	name = strrchr(argv[0], '/');
-	name = name != NULL ? name + 1 : argv[0];
+	name = base_name(argv[0]);
 	if (strcmp(name, "umkit-guest") == 0) {
 		if (argc < 2) {
 			fprintf(stderr, "usage: umkit-guest NAME [ARG...]\n");
@@ -69,8 +77,7 @@ main(int argc, char **argv)
 		}
 		argv++;
 		argc--;
-		name = strrchr(argv[0], '/');
-		name = name != NULL ? name + 1 : argv[0];
+		name = base_name(argv[0]);
 	}
 	for (p = guest_progs; p->name != NULL; p++)
 		if (strcmp(p->name, name) == 0)
