@@ -34,7 +34,7 @@ out=$("$UMKIT" lab "$LAB" --batch --student alice --answers wrong 2>&1); rc=$?
 is "--answers wrong: the goal left undone fails its check (exit 1)" "$rc" 1
 like "... no point of the student's" "$out" "^# grade: passed 2/3, 2/13 points: 0/11 yours, 2/2 the kit's"
 like "... the wrong choice is judged wrong" "$out" "^# fill prediction: [b-c], wrong \(0/2\)"
-like "... a wrong number is judged wrong, with the truth" "$out" "^# fill why: [0-9.]+, wrong \(0/2\); it was [0-9]+"
+like "... a wrong number is judged wrong, with the truth" "$out" "^# fill why: [0-9.]+, wrong \(0/2\); it was [0-9]+(\.[0-9]+)?$"
 like "... the guests mistaken" "$out" "^# blind ab: mistook the guests; 0/4"
 
 out=$("$UMKIT" lab "$LAB" --batch --student alice 2>&1); rc=$?
@@ -134,7 +134,7 @@ step "... why each choice is right or wrong" "wrong: tmpfs has no backing file"
 step "... then the step runs and its checks show" "✓ median\(fill.mb\) >= mb - 1"
 step "a why question is asked after the run" "Why: How many MiB did Shmem show"
 step "... its prompt in the pane" "your answer \(a number\): _"
-step "... a wrong number: 0 points, the truth shown" "your answer: 999 — wrong; it was [0-9]+  \[0/2\]" 999 Enter
+step "... a wrong number: 0 points, the truth shown" "your answer: 999 — wrong; it was [0-9]+(\.[0-9]+)?  \[0/2\]" 999 Enter
 step "n: the goal step" "Your goal: make /tmp/made/f with exactly [0-9] lines" n
 lines=$(printf '%s\n' "$screen" | sed -n 's/.*exactly \([0-9]\) lines.*/\1/p' | head -1)
 step "Enter: a guest shell in the pane" "guest\\$ _" Enter
