@@ -8,7 +8,9 @@
 #              sync of cleared young bits on (Y) and off (N, debugfs
 #              um_young_sync); lines "accuracy blocked|busy Y|N SEEN 4096"
 #              (busy lines add C: the young bits the aging before cleared
-#              while the reader ran in user space)
+#              while the reader ran in user space; SEEN is the best of up
+#              to BUSY_AGINGS agings, default 5; BUSY_TRACE=1 adds a line
+#              "accuracy-agings Y|N COUNT..." with each aging's count)
 #   notify     aging a 64 MiB process with the test secondary MMU attached
 #              to its 64 MiB (COST_NS per call), one combined clear_young
 #              call (N) or separate test_young and clear_young calls (Y),
@@ -104,33 +106,41 @@ task_accuracy() {
 	for m in Y N; do
 		echo $m > $D/um_young_sync
 		f=0; [ $m = N ] && f=32
-		# blocked: the reader waits for its next command during the agings
+		# blocked: the reader waits for its next command during the
+		# agings.  A walk skips a PTE table whose lock it cannot take
+		# at once (mm/vmscan.c:3480 in 7.2): once in 16 boots one aging
+		# missed two tables of it, so the best of up to 3 reads.
 		cmd "r $f 16"; age
-		cmd "r $f 16"; age
-		set -- $(walkstats)
-		echo "accuracy blocked $m $2 4096"
+		best=0 i=0
+		while [ $i -lt 3 ] && [ $best -lt 3900 ]; do
+			cmd "r $f 16"; age
+			set -- $(walkstats)
+			[ "$2" -le $best ] || best=$2
+			i=$((i + 1))
+		done
+		echo "accuracy blocked $m $best 4096"
 		# busy: the reader reads on in user space while an aging clears
 		# the young bits (C of them); its next kernel entry (a timer
 		# tick) syncs the host mapping, its reads fault, and agings
-		# while it still runs count (the better of two).  Agings wait
-		# for its faults to stop: the walk skips a PTE table that a
-		# fault holds locked.
+		# while it still runs count (the best of up to BUSY_AGINGS,
+		# default 5, stopping at 3900).  Agings wait for its faults to
+		# stop: the walk skips a PTE table that a fault holds locked.
 		f=$((f + 16))
 		cmd "r $f 16"; age
 		echo "b $f 16 0" >&3
 		quiet; age
 		set -- $(walkstats)
-		c=$2
-		quiet; age
-		set -- $(walkstats)
-		s1=$2
-		quiet; age
-		set -- $(walkstats)
-		[ "$2" -ge "$s1" ] || set -- "$1" "$s1"
-		set -- "$1" "$2" "$c"
+		c=$2 best=0 all= i=0
+		while [ $i -lt "${BUSY_AGINGS:-5}" ] && [ $best -lt 3900 ]; do
+			quiet; age
+			set -- $(walkstats)
+			[ "$2" -le $best ] || best=$2
+			all="$all $2" i=$((i + 1))
+		done
 		kill -USR1 "$pid"
 		read -r l <&4
-		echo "accuracy busy $m $2 4096 $3"
+		echo "accuracy busy $m $best 4096 $c"
+		[ -z "${BUSY_TRACE:-}" ] || echo "accuracy-agings $m$all"
 	done
 	echo Y > $D/um_young_sync
 	echo q >&3
