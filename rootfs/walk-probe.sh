@@ -100,6 +100,20 @@ timed() {
 		us[$(i + 2)] = s[1] * 1000000 + s[2] } END { print (us["b"] - us["a"]) * 1000 }' $T/trace
 }
 
+# best_of N STEP: STEP (ending in an aging) up to N times, until the walk
+# finds 3900 PTEs young; $best is the most it found, $all each count
+best_of() {
+	best=0 all= _i=0
+	while [ $_i -lt "$1" ] && [ $best -lt 3900 ]; do
+		$2
+		_y=$(walkstats | cut -d' ' -f2)
+		[ "$_y" -le $best ] || best=$_y
+		all="$all $_y" _i=$((_i + 1))
+	done
+}
+read_age() { cmd "r $f 16"; age; }
+quiet_age() { quiet; age; }
+
 task_accuracy() {
 	start_toucher 64
 	age; age
@@ -111,13 +125,7 @@ task_accuracy() {
 		# at once (mm/vmscan.c:3480 in 7.2): once in 16 boots one aging
 		# missed two tables of it, so the best of up to 3 reads.
 		cmd "r $f 16"; age
-		best=0 i=0
-		while [ $i -lt 3 ] && [ $best -lt 3900 ]; do
-			cmd "r $f 16"; age
-			set -- $(walkstats)
-			[ "$2" -le $best ] || best=$2
-			i=$((i + 1))
-		done
+		best_of 3 read_age
 		echo "accuracy blocked $m $best 4096"
 		# busy: the reader reads on in user space while an aging clears
 		# the young bits (C of them); its next kernel entry (a timer
@@ -130,13 +138,8 @@ task_accuracy() {
 		echo "b $f 16 0" >&3
 		quiet; age
 		set -- $(walkstats)
-		c=$2 best=0 all= i=0
-		while [ $i -lt "${BUSY_AGINGS:-5}" ] && [ $best -lt 3900 ]; do
-			quiet; age
-			set -- $(walkstats)
-			[ "$2" -le $best ] || best=$2
-			all="$all $2" i=$((i + 1))
-		done
+		c=$2
+		best_of "${BUSY_AGINGS:-5}" quiet_age
 		kill -USR1 "$pid"
 		read -r l <&4
 		echo "accuracy busy $m $best 4096 $c"
