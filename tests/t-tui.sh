@@ -121,7 +121,9 @@ trap 'tm kill-server 2>/dev/null; rm -rf "$work"' EXIT INT TERM
 tm new-session -d -s t -x 80 -y 24 "env -u TMUX sh"
 tm set-option -t t status off >/dev/null
 tm send-keys -t t "stty -g > $work/stty.before; printf 'ready\\n'" Enter
-wait_for '^ready'
+# (keys sent before sh printed its prompt are echoed by the terminal, and
+# the output then follows the prompt: "# ready")
+wait_for '^([#$] )?ready$'
 tm send-keys -t t "$TUI --root $FX --interval 200; echo tui-exit=\$?" Enter
 if poll_screen "1 LRU generations"; then ok "tmux 80x24: TUI starts on the LRU view"
 else not_ok "tmux 80x24: TUI starts on the LRU view" "$screen"; fi
