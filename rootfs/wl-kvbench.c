@@ -372,7 +372,7 @@ kv_run(void)
 	struct client	*c;
 	struct wl_hist	*all;
 	uint64_t	 t0, t1, l0, l1, ops = 0, gets = 0, sets = 0, per;
-	long long	 in0, out0, swap, flt0;
+	long long	 in0, out0, swap, flt0, faults;
 	double		 tpu, secs;
 	size_t		 bytes;
 	int		 i;
@@ -417,7 +417,7 @@ kv_run(void)
 	l0 = wl_now_ns();
 	run_clients(c, load_main);
 	l1 = wl_now_ns();
-	flt0 = minflt() - flt0;
+	faults = minflt() - flt0;
 
 	in0 = wl_vmstat("pswpin");
 	out0 = wl_vmstat("pswpout");
@@ -444,7 +444,7 @@ kv_run(void)
 	wl_out_int("store_mb", (long long)(bytes >> 20));
 	wl_out_int("threads", o_threads);
 	wl_out_num("load_s", (l1 - l0) / 1e9, 3);
-	wl_out_int("load_faults", flt0);
+	wl_out_int("load_faults", faults);
 	wl_out_int("ops", (long long)ops);
 	wl_out_int("gets", (long long)gets);
 	wl_out_int("sets", (long long)sets);
