@@ -1554,8 +1554,8 @@ lab_step_run(struct lab_sess *s, int i)
 		return LR_SKIP;
 	}
 	for (k = 0; k < st->nacts; k++) {
-		const char	*why_not = NULL;
-		char		*kp;
+		const char	*why_not = NULL, *vn;
+		char		*kp, *rel;
 
 		if (st->acts[k].kind == LA_REPRO && s->base_kernel != NULL) {
 			rest_of_step(s, st, 0, LR_SKIP, "umkit smoke: the thread's "
@@ -1570,16 +1570,24 @@ lab_step_run(struct lab_sess *s, int i)
 			    "umkit smoke: a debugger step is not a check of the patch");
 			return LR_SKIP;
 		}
-		/* A step with gdb: the host's gdb and a built kernel, or SKIP. */
-		kp = xasprintf("%s/build/k/%s/linux", top_dir(),
-		    variant ? variant : s->variant);
-		why_not = st->acts[k].kind == LA_GDB ? gdb_missing() : drgn_missing(
-		    variant ? variant : s->variant);
+		/* A step with gdb: the host's gdb and a built kernel, or SKIP.
+		 * The kernel is where kbuild_kernel() looks: an installed kit's
+		 * shipped one, or one built into the user's cache. */
+		vn = variant ? variant : s->variant;
+		rel = xasprintf("build/k/%s/linux", vn);
+		kp = top_path(rel);
+		free(rel);
+		why_not = st->acts[k].kind == LA_GDB ? gdb_missing() : drgn_missing(vn);
 		if (why_not == NULL && access(kp, X_OK) < 0) {
-			snprintf(why, sizeof why, "needs the %s kernel, not built "
-			    "yet: make VARIANT=%s (a few minutes), then run the "
-			    "lab again", variant ? variant : s->variant,
-			    variant ? variant : s->variant);
+			if (kit()->installed)
+				snprintf(why, sizeof why, "needs the %s kernel, not "
+				    "built yet: umkit exec -V %s -- true builds it "
+				    "into %s (a few minutes), then run the lab again",
+				    vn, vn, kit()->cache);
+			else
+				snprintf(why, sizeof why, "needs the %s kernel, not "
+				    "built yet: make VARIANT=%s (a few minutes), then "
+				    "run the lab again", vn, vn);
 			why_not = why;
 		}
 		free(kp);
