@@ -1,14 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # kernels: base+debug compaction-noacct lru-batch rss-lazy uml-walk workingset-cost
-# Every shipped lab in batch mode (each check one TAP line here), and the
-# runner's outputs and errors: KTAP, JUnit, JSON results, the report, a
-# lab that fails on purpose, malformed lab files, nothing left behind.
+# Every shipped lab in batch mode (each check one TAP line here), run once
+# in make test: from an installed kit (make install DESTDIR=...), as an
+# ordinary user where this runs as root.  Then the runner's outputs and
+# errors from the checkout: KTAP, JUnit, JSON results, the report, a lab
+# that fails on purpose, malformed lab files, nothing left behind.
 . "$(dirname "$0")/lib.sh"
 
 work=$(mktemp -d)
 export XDG_STATE_HOME="$work/state"
-trap 'rm -rf "$work"' EXIT INT TERM
+U=umkit-test
+inst=$work/dest P=/usr/local
+cleanup() {
+	pkill -f "^$inst/" 2>/dev/null
+	grep -o " $work/[^ ]*" /proc/mounts | while read -r m; do umount -l "$m" 2>/dev/null; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
 
 # batch LAB I: lab LAB, subtest I of 'lab all': re-emit each KTAP check
 # line of its part of the output as a check of ours.
@@ -33,14 +43,94 @@ batch() {
 	is "lab $1: its result line in lab all" "$(grep -E "^(not )?ok [0-9]+ $1\$" "$work/all.out")" "ok $2 $1"
 }
 
+# The kit installed as a student's machine has it: every shipped variant's
+# kernel (built here when a run of this test alone has not built them),
+# make install into a scratch DESTDIR, the kernels taken as built.
+bad=
+for v in "$TOP"/patches/*/; do
+	v=$(basename "$v")
+	"$TOP/uml/kernel/kbuild.sh" "$v" >/dev/null 2>"$work/kbuild.err" || bad="$bad $v"
+done
+is "lab all: every shipped variant's kernel is built" "$bad" "" || sed 's/^/#   /' "$work/kbuild.err" | tail -5
+out=$(make -s -C "$TOP" install DESTDIR="$inst" PREFIX=$P KERNELS=asis 2>&1)
+is "lab all: the kit installs into a scratch DESTDIR" "$?" 0 || printf '%s\n' "$out" | tail -5 | sed 's/^/#   /'
+listing() { find "$inst" -printf '%p %s %m %T@\n' | sort; }
+before=$(listing)
+# Whose lab all: as root, the ordinary user $U with a fresh home, in a
+# private mount namespace whose /dev/fuse anybody may open (mode 0666, as
+# on a default Debian; the host's is left as it is); else whoever runs
+# this.  Its environment is the user's own (env -i): not the checkout's.
+u=$work/u
+mkdir -p "$u/home" "$u/cwd"
+# Lab 02's debugger step wants base+debug, which the kit does not ship:
+# the user has built it into their cache, as the step's skip message says
+# (umkit exec -V base+debug -- true); here, the checkout's, copied.
+mkdir -p "$u/home/.cache/umkit/build/k/base+debug"
+cp "$TOP/build/k/base+debug/linux" "$u/home/.cache/umkit/build/k/base+debug/"
+as=
+if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null && command -v runuser >/dev/null &&
+    command -v unshare >/dev/null && command -v mknod >/dev/null; then
+	if id "$U" >/dev/null 2>&1 ||
+	    useradd --system --no-create-home --shell /usr/sbin/nologin "$U"; then
+		as=$U
+		chmod 755 "$work"
+		chown -R "$U" "$u"
+		chmod 700 "$u/home"
+		mknod "$work/fuse" c 10 229 && chmod 666 "$work/fuse"
+	fi
+fi
+IK=$inst$P/bin/umkit
 # Every lab at once with 'lab all', two at a time (--jobs' default on two
 # CPUs), one a host core: six at once on two cores made lab 02's
 # batched-against-per-folio medians cross (12261 against 12145 ps a
 # page; batching saves about 5% on such a host).  The six at once, as a
 # class shares a host, are make test-labs-load's (tests/labs-load.sh,
 # ten rounds).
-"$UMKIT" lab all --batch --junit "$work/all.xml" > "$work/all.out" 2>&1
-is "lab all: exit status 0" "$?" 0
+if [ -n "$as" ]; then
+	# (the mounts left are those of the namespace: written before it ends)
+	unshare -m --propagation private sh -c '
+		W=$1 U=$2; shift 2
+		mount --bind "$W/fuse" /dev/fuse || exit 126
+		(cd "$W/u/cwd" && exec runuser -u "$U" -- "$@"); rc=$?
+		grep " $W/u/" /proc/mounts > "$W/left"
+		exit $rc' sh "$work" "$as" \
+	    env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin HOME="$u/home" TERM=xterm \
+	    "$IK" lab all --batch --junit "$u/all.xml" > "$work/all.out" 2>&1
+	rc=$?
+	echo "# lab all: the installed kit, as the user $as"
+else
+	(cd "$u/cwd" && exec env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin HOME="$u/home" TERM=xterm \
+		"$IK" lab all --batch --junit "$u/all.xml") > "$work/all.out" 2>&1
+	rc=$?
+	grep " $u/" /proc/mounts > "$work/left"
+	echo "# lab all: the installed kit, as $(id -un) (not root: no other user)"
+fi
+cp "$u/all.xml" "$work/all.xml" 2>/dev/null
+is "lab all: exit status 0" "$rc" 0
+is "lab all: no UML process of the installed kit is left" "$(pgrep -f "^$inst/" | tr '\n' ' ')" ""
+is "lab all: no mount under the user's home is left" "$(cat "$work/left" 2>/dev/null || echo 'not recorded')" ""
+is "lab all: nothing under the prefix was written (before/after listing)" "$(listing)" "$before"
+is "lab all: nothing in the current directory" "$(find "$u/cwd" -mindepth 1)" ""
+# Without base+debug in the user's cache, the installed kit skips a gdb
+# step and says how an installed umkit builds that kernel (not make).
+mkdir -p "$work/nodebug/home" "$work/nodebug/lab"
+cp "$TOP/labs/02-mglru.gdb" "$work/nodebug/lab/"
+cat > "$work/nodebug/lab/gdb.lab" <<'EOF'
+title    A gdb step whose kernel is not built
+minutes  1
+level    beginner
+variants base+debug
+
+step gdb The kernel stopped in inc_max_seq
+| Lab 02's debugger step, alone.
+gdb timeout=40 02-mglru.gdb
+run timeout=40 echo "+ {{lru_gen.memcg}} 0 {{lru_gen.max_seq}} 1 1" > /sys/kernel/debug/lru_gen
+check result(gdb.hit) == 1
+EOF
+out=$(cd "$work/nodebug" && timeout 120 env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin \
+	HOME="$work/nodebug/home" "$IK" lab "$work/nodebug/lab/gdb.lab" --trust --batch 2>&1)
+like "installed, no base+debug built: the gdb step skips, with how to build it" "$out" \
+	"^ok 1 gdb: .* # SKIP needs the base\+debug kernel, not built yet: umkit exec -V base\+debug -- true builds it into $work/nodebug/home/\.cache/umkit "
 n=$(ls "$TOP"/labs/*.lab | wc -l)
 is "lab all: one KTAP document, every lab a subtest, in order" \
 	"$(sed -n 1,2p "$work/all.out" | tr '\n' ' ')$(grep -E '^(not )?ok ' "$work/all.out" | awk '{ print $2 }' | tr '\n' ' ')" \
@@ -67,7 +157,7 @@ no_leftovers "the labs leave no guest, mount or run/ entry"
 # Each run builds the programs of its exercises into a directory of its
 # own (two runs of one lab never rebuild each other's) and removes it.
 is "the runs leave no exercise program directory" \
-	"$(ls -A "$XDG_STATE_HOME/umkit/exercise" 2>/dev/null)" ""
+	"$(ls -A "$u/home/.local/state/umkit/exercise" 2>/dev/null)" ""
 
 # --list names every lab with its time and variants.
 out=$("$UMKIT" lab --list 2>&1)
