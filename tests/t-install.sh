@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # kernels: compaction-noacct lru-batch rss-lazy uml-walk workingset-cost
+# beside builds: files, users, mounts and exit statuses; no timing, and up-to-date kernels need no build lock
 # An installed kit (issue 14): 'make install DESTDIR=... PREFIX=/usr/local',
 # then two ordinary users with fresh homes run the installed umkit (never
 # the checkout): exec, start/list/tui --dump/stop, and the same lab at once,
