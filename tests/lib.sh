@@ -62,6 +62,25 @@ exercise_lines() {
 		on && /^[ \t]/ { print; next } on { exit }' "$1"
 }
 
+# install_kit DESTDIR PREFIX [WHAT]: every shipped variant's kernel built
+# here (a no-op for those make test has built; a run of one test alone may
+# reach this first), then make install into DESTDIR with the kernels as
+# they are (KERNELS=asis, no second pass through kbuild): two checks,
+# their descriptions after WHAT.
+install_kit() {
+	_bad= _err=$(mktemp)
+	for _v in "$TOP"/patches/*/; do
+		_v=$(basename "$_v")
+		"$TOP/uml/kernel/kbuild.sh" "$_v" >/dev/null 2>"$_err" || _bad="$_bad $_v"
+	done
+	is "${3:+$3: }every shipped variant's kernel is built" "$_bad" "" ||
+		sed 's/^/#   /' "$_err" | tail -5
+	rm -f "$_err"
+	_out=$(make -s -C "$TOP" install DESTDIR="$1" PREFIX="$2" KERNELS=asis 2>&1)
+	is "${3:+$3: }make install DESTDIR PREFIX=$2 exits 0" "$?" 0 ||
+		printf '%s\n' "$_out" | tail -5 | sed 's/^/#   /'
+}
+
 # no_leftovers DESCRIPTION: no UML process of this checkout, no FUSE mount
 # under run/ and no entry in run/ beyond those that were there before.
 no_leftovers() {

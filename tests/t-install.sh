@@ -51,17 +51,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 # ---- make install ---------------------------------------------------------
-# Every shipped variant's kernel, built here (a fresh clone reaches this
-# test before the variants' own tests have built theirs); install then
-# takes them as they are (KERNELS=asis, no second pass through kbuild).
-bad=
-for v in "$TOP"/patches/*/; do
-	v=$(basename "$v")
-	"$TOP/uml/kernel/kbuild.sh" "$v" >/dev/null 2>"$T/kbuild.err" || bad="$bad $v"
-done
-is "every shipped variant's kernel is built" "$bad" "" || sed 's/^/#   /' "$T/kbuild.err" | tail -5
-out=$(make -s -C "$TOP" install DESTDIR="$D" PREFIX=$P KERNELS=asis 2>&1)
-is "make install DESTDIR PREFIX=$P exits 0" "$?" 0 || printf '%s\n' "$out" | tail -5 | sed 's/^/#   /'
+install_kit "$D" $P
 for f in bin/umkit lib/umkit/umkit-tui lib/umkit/installed lib/umkit/rootfs/initramfs.cpio \
     lib/umkit/exercise/twothreads lib/umkit/kernel/umkit.config share/umkit/labs/01-tour.lab \
     share/umkit/labs/kernel-keys share/umkit/labs/04-twothreads.c share/man/man1/umkit.1.gz \
