@@ -161,8 +161,17 @@ fr_run(void)
 	npages = (size_t)o_size / pg;
 	if (npages < 2)
 		wl_usage("--size %lld: want at least two pages", o_size);
+	/*
+	 * MAP_POPULATE faults the pages in from mmap() itself, in address
+	 * order, through the fault handler a touch goes to (mm/gup.c:1126,
+	 * faultin_page() calls handle_mm_fault()): the same pages in the
+	 * same order, without a trip to the host per page under UML.  96M
+	 * took 3.4 s touched, 1.9 s populated (umkit exec -c 1 -m 256M --
+	 * fragment --size 96M --keep 30 --hold 0).  The touch loop stays:
+	 * populating is best effort, and the touch makes every page ours.
+	 */
 	mem = mmap(NULL, npages * pg, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_POPULATE, -1, 0);
 	if (mem == MAP_FAILED)
 		wl_fail("cannot map %zu pages", npages);
 	for (p = 0; p < npages; p++)
