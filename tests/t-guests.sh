@@ -121,6 +121,16 @@ sleep 0.5
 "$UMKIT" list >/dev/null 2>&1
 no_leftovers "a killed supervisor leaves nothing after the next command"
 
+# What the kit did not make in run/ is not a stale guest: a directory
+# without run_create()'s pid file, older than the 5 s a new one may lack
+# it, stays (a binary that once took / for its top cleaned out /run).
+mkdir "$TOP/run/notours" && echo keep > "$TOP/run/notours/file"
+touch -d '1 hour ago' "$TOP/run/notours"
+"$UMKIT" list >/dev/null 2>&1
+is "the next command leaves a directory it did not make in run/" \
+	"$(cat "$TOP/run/notours/file" 2>&1)" keep
+rm -rf "$TOP/run/notours"
+
 out=$("$UMKIT" stop nosuch 2>&1)
 like "stopping an unknown guest says so" "$out" "no guest named 'nosuch'"
 

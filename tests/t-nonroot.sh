@@ -37,6 +37,7 @@ mkdir -p "$T/build/bin" "$T/build/k/base" "$T/build/rootfs" "$T/uml/link" "$T/um
 cp "$TOP/build/bin/umkit" "$T/build/bin/"
 cp uml/link/allow.conf "$T/uml/link/"
 cp uml/guest/mkdisk.sh "$T/uml/guest/"
+cp uml/uml.mk "$T/uml/"	# what makes $T a checkout (util.h, CHECKOUT_MARKER)
 for f in build/k/base/linux build/rootfs/initramfs.cpio; do
 	ln "$TOP/$f" "$T/$f" 2>/dev/null || cp -p "$TOP/$f" "$T/$f"
 done

@@ -77,6 +77,17 @@ is_install(const char *prefix)
 	return yes;
 }
 
+/* Whether top is a checkout of the kit (its sources are there). */
+static int
+is_checkout(const char *top)
+{
+	char	*m = xasprintf("%s/%s", *top ? top : "/", CHECKOUT_MARKER);
+	int	 yes = access(m, R_OK) == 0;
+
+	free(m);
+	return yes;
+}
+
 /* Fill a layout; see util.h. */
 void
 kit_layout_init(struct kit_layout *L, const char *exe)
@@ -109,6 +120,17 @@ kit_layout_init(struct kit_layout *L, const char *exe)
 				fatalx("cannot find the kit's directory from %s", exe);
 			*p = '\0';
 		}
+		/*
+		 * A copy of the binary anywhere else must not take the
+		 * directory two up for a checkout: /tmp/x/umkit would take
+		 * / and clean "stale guests" out of /run.
+		 */
+		if (!L->installed && !is_checkout(d))
+			fatalx("cannot find the kit from %s: neither PREFIX/bin/umkit "
+			    "of an install (PREFIX/lib/umkit/%s) nor TOP/build/bin/umkit "
+			    "of a checkout (TOP/%s); run the umkit make or make install "
+			    "put there, or set UMKIT_TOP to the checkout", exe,
+			    KIT_MARKER, CHECKOUT_MARKER);
 		L->top = d;
 	}
 	if (!L->installed) {

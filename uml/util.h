@@ -73,6 +73,7 @@ ssize_t	 write_all(int, const void *, size_t);
  * XDG directories, never the prefix or the current directory.
  */
 #define KIT_MARKER	"installed"
+#define CHECKOUT_MARKER	"uml/uml.mk"	/* TOP/this: a checkout */
 
 struct kit_layout {
 	int	 installed;
@@ -96,7 +97,8 @@ struct kit_layout {
 /*
  * Fill a layout from the program's path and the environment: $UMKIT_TOP
  * names a checkout; else exe is PREFIX/bin/umkit of an install (PREFIX/
- * lib/umkit/KIT_MARKER exists), else TOP/build/bin/umkit of a checkout.
+ * lib/umkit/KIT_MARKER exists), else TOP/build/bin/umkit of a checkout
+ * (TOP/CHECKOUT_MARKER exists); exits naming exe when it is neither.
  */
 void	 kit_layout_init(struct kit_layout *, const char *exe);
 /* Free what kit_layout_init() allocated. */

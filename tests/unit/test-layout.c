@@ -93,6 +93,7 @@ test_checkout(void **st)
 	char			*exe = xasprintf("%s/co/build/bin/umkit", tmp), *got;
 
 	touch("co/build/bin/umkit", 0755);
+	touch("co/" CHECKOUT_MARKER, 0644);
 	kit_layout_init(&L, exe);
 	assert_false(L.installed);
 	assert_null(L.own_patches);
@@ -114,14 +115,62 @@ test_checkout(void **st)
 	free(exe);
 }
 
-/* A bin/ without the marker next door is not an install. */
+/*
+ * kit_layout_init(exe) in a child: its exit status, and what it printed
+ * on stderr (into err, NUL-terminated).
+ */
+static int
+init_status(const char *exe, char *err, size_t errlen)
+{
+	struct kit_layout	 L;
+	int			 fds[2], status;
+	ssize_t			 n;
+	size_t			 got = 0;
+	pid_t			 pid;
+
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	if ((pid = fork()) == 0) {
+		dup2(fds[1], 2);
+		kit_layout_init(&L, exe);
+		_exit(0);
+	}
+	close(fds[1]);
+	while (got + 1 < errlen && (n = read(fds[0], err + got, errlen - 1 - got)) > 0)
+		got += (size_t)n;
+	err[got] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/*
+ * A bin/ without the marker next door is not an install, and a binary
+ * copied where no checkout is around it is neither: an error naming it,
+ * not a guess at a top (the guess two up from /tmp/x/umkit was /, and
+ * its run/ /run, whose entries it cleaned out as stale guests).
+ */
 static void
 test_bin_without_marker(void **st)
 {
 	struct kit_layout	 L;
-	char			*exe = xasprintf("%s/pfx/bin/umkit", tmp);
+	char			*exe = xasprintf("%s/pfx/bin/umkit", tmp), err[1024];
 
 	touch("pfx/bin/umkit", 0755);
+	assert_int_equal(init_status(exe, err, sizeof err), EXIT_KIT);
+	assert_non_null(strstr(err, "cannot find the kit from "));
+	assert_non_null(strstr(err, exe));
+	assert_non_null(strstr(err, "UMKIT_TOP"));
+	free(exe);
+	exe = xasprintf("%s/umkit", tmp);
+	touch("umkit", 0755);
+	assert_int_equal(init_status(exe, err, sizeof err), EXIT_KIT);
+	assert_non_null(strstr(err, exe));
+	/* with the checkout's marker two up, it is that checkout's */
+	free(exe);
+	exe = xasprintf("%s/pfx/bin/umkit", tmp);
+	touch(CHECKOUT_MARKER, 0644);
 	kit_layout_init(&L, exe);
 	assert_false(L.installed);
 	maps(&L, "run", "/run");

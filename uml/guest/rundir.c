@@ -192,7 +192,28 @@ run_remove(const char *name)
 	free(dir);
 }
 
-/* Clean every run/NAME whose owner died without cleaning up. */
+/* Whether run/NAME is a guest's: a name run_create() takes, its pid file. */
+static int
+run_is_guest(const char *name)
+{
+	char		*pidf;
+	struct stat	 sb;
+	int		 yes;
+
+	if (run_name_ok(name) < 0)
+		return 0;
+	pidf = xasprintf("%s/%s/pid", kit()->run, name);
+	yes = lstat(pidf, &sb) == 0 && S_ISREG(sb.st_mode);
+	free(pidf);
+	return yes;
+}
+
+/*
+ * Clean every run/NAME whose owner died without cleaning up.  Only what
+ * run_create() made: an entry without its pid file is left alone (a
+ * directory made a moment ago has none yet; run_create() of the same
+ * name clears one left by a crash in between).
+ */
 int
 run_cleanup_stale(int verbose)
 {
@@ -206,7 +227,7 @@ run_cleanup_stale(int verbose)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.' || strcmp(de->d_name, "log") == 0)
 			continue;
-		if (run_alive(de->d_name))
+		if (!run_is_guest(de->d_name) || run_alive(de->d_name))
 			continue;
 		if (verbose)
 			warnmsg("cleaning up stale guest %s", de->d_name);
