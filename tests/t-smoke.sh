@@ -154,6 +154,7 @@ fi
 out2=$("$UMKIT" compare --plot $tmp/plots $tmp/r.json $tmp/r.json 2>&1); rc=$?
 is "compare of two saved --json files: exit 0" "$rc" 0
 like "... identical samples: nothing significant" "$out2" '0 of 6 metrics changed significantly'
+like "... two saved runs' CPUs are not one run's: Welch's test" "$out2" "over the 6 metrics \\(Welch's t-test, two-sided"
 check "--plot: a PNG per metric (magic bytes)" png_ok $tmp/plots/procbench.fork_us.png
 check "--plot: an SVG per metric (well-formed XML)" xmllint --noout $tmp/plots/procbench.exec_us.svg
 # --- the other benchmarks, and a side's setup ------------------------------
@@ -165,11 +166,20 @@ for m in readtwice.pass1_mb_per_s readtwice.refault_file_pages aging.ns_per_page
 	like "... a row for $m" "$out2" "^ +[0-9.]+ +±[0-9]+% +[-+][0-9.]+%.* $m( |$)"
 done
 like "... one variant twice: the sides are A:base and B:base" "$out2" 'A:base .*%change .*B:base'
-out2=$("$UMKIT" compare -n 2 -j 2 --bench aging base base 2>&1); rc=$?
+out2=$("$UMKIT" compare -n 2 -j 2 --bench aging --json $tmp/j2.json base base 2>&1); rc=$?
 like "compare -j 2: exit 0, two boots per side, and the table says they ran at once" \
 	"$rc:$(printf '%s\n' "$out2" | grep -E 'boots per side|^note: (-j|each boot)' | tr '\n' ' ')
 $(printf '%s\n' "$out2" | grep -vE '^bench: boots ' | tail -8)" \
 	'^0:.*2 boots per side.*note: each boot.s UML ran on one host CPU .*2 boots at a time'
+# Boots on two host CPUs, swapped between pairs (bench_host_cpu): the
+# test takes each CPU's effect out, and --json says so, with the CPUs.
+if [ "$(nproc)" -ge 2 ]; then
+	like "... the test takes the host CPU out" "$out2" "over the 1 metrics \\(t-test of the kernel's effect with the host CPU's taken out"
+	check "... --json: the test, and each sample's host CPU (A 0 1, B 1 0)" python3 -c "import json,sys; m=json.load(open('$tmp/j2.json'))['metrics']['aging.ns_per_page']; sys.exit(0 if m['test'].startswith('least squares') and m['host_cpus']==[[0,1],[1,0]] else 1)"
+else
+	skip "... the test takes the host CPU out" "one host CPU"
+	skip "... --json: the test, and each sample's host CPU" "one host CPU"
+fi
 out2=$("$UMKIT" compare -n 2 --bench aging --setup-b 'echo no; false' base base 2>&1); rc=$?
 like "a failing --setup-b fails the comparison" "$rc" '^[1-9]'
 like "... and says so" "$out2" 'bench: the setup failed'

@@ -2,7 +2,7 @@
 /*
  * cmd-compare.c - 'umkit compare A B': the benchmarks on two kernels
  * (variants, or smoke-HASH variants), N interleaved boots each, or two
- * saved --json result files; the lkp-style table with Welch's t-test.
+ * saved --json result files; the lkp-style table with a t-test per metric.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -172,9 +172,10 @@ const struct cmd cmd_compare = {
 "\n"
 "The table, per metric: A's mean ±stddev (in % of the mean), the % change\n"
 "with its 95% confidence interval, B's mean ±stddev; * marks p<0.05 and\n"
-"** p<0.01 in Welch's t-test (two-sided, Welch-Satterthwaite degrees of\n"
-"freedom) after Holm-Bonferroni over the table's metrics, with (better)\n"
-"or (worse) by the metric's direction.\n"
+"** p<0.01 in a two-sided t-test after Holm-Bonferroni over the table's\n"
+"metrics, with (better) or (worse) by the metric's direction.  Boots on\n"
+"two host CPUs (-j 2) are tested with each CPU's effect taken out (least\n"
+"squares, kernel + CPU); others with Welch's t-test.\n"
 "\n"
 "Exit status: 0 the table was printed (whatever it shows); 125 a bad\n"
 "option, a variant that does not build or a file that is not a result\n"

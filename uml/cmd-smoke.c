@@ -172,7 +172,7 @@ const struct cmd cmd_smoke = {
 "status 0 on base and not patched; what fails on both is said, not\n"
 "failed), selftests (--selftests), bench (base against the patch, as\n"
 "'umkit compare' does: N interleaved boots each, mean, stddev, % change\n"
-"with its interval and Welch's t-test per metric, Holm-corrected).\n"
+"with its interval and a t-test per metric, Holm-corrected).\n"
 "\n"
 "  --debug       build with DEBUG_VM, PROVE_LOCKING (lockdep) and KASAN\n"
 "                (variant smoke-HASH-debug, its own shared tree)\n"

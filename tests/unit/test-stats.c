@@ -62,6 +62,46 @@ t_welch(void **state)
 	assert_true(w.p == 1);
 }
 
+/*
+ * The test with a two-level block taken out, on a run of compare -n 5
+ * --bench procbench base against the slow-fork fixture (fork_min_us):
+ * one host CPU ran fork 1541 us slower, the sides alternated CPUs, and
+ * Welch's test saw nothing (p 0.128).  Least squares of y = mu + delta
+ * side + gamma cpu (solved by matrix inversion elsewhere): delta 632.83,
+ * gamma 1540.83, t on 7 df, p 0.0021.
+ */
+static void
+t_blocked(void **state)
+{
+	double		a[] = { 3625, 4782, 3386, 4775, 3399 };
+	double		b[] = { 5526, 3635, 5660, 4106, 5745 };
+	int		ca[] = { 0, 1, 0, 1, 0 }, cb[] = { 1, 0, 1, 0, 1 };
+	int		one[] = { 0, 0, 0, 0, 0 }, two[] = { 1, 1, 1, 1, 1 };
+	double		x[] = { 10, 20, 10, 20 }, y[] = { 25, 15, 25, 15 };
+	int		cx[] = { 0, 1, 0, 1 }, cy[] = { 1, 0, 1, 0 };
+	struct welch	w;
+
+	stats_welch(a, 5, b, 5, &w);
+	assert_true(w.p > 0.12 && w.p < 0.13);
+	assert_int_equal(stats_blocked(a, ca, 5, b, cb, 5, &w), 0);
+	assert_true(fabs(w.df - 7) < 1e-12);
+	assert_true(fabs(w.change_pct - 632.8333333 / w.mean[0] * 100) < 1e-6);
+	assert_true(fabs(w.p - 0.002137915) < 1e-6);
+	assert_true(w.ci_lo_pct > 0 && w.ci_lo_pct < w.change_pct && w.ci_hi_pct > w.change_pct);
+	/* the plain means stay: the table shows them beside the change */
+	assert_true(fabs(w.mean[0] - 3993.4) < 1e-9 && fabs(w.mean[1] - 4934.4) < 1e-9);
+	/* an exact fit: +5 for b, +10 for block 1; no spread left */
+	assert_int_equal(stats_blocked(x, cx, 4, y, cy, 4, &w), 0);
+	assert_true(w.p == 0 && fabs(w.change_pct - 5.0 / 15 * 100) < 1e-9);
+	/* one block, or each side in a block of its own: not separable */
+	assert_int_equal(stats_blocked(a, one, 5, b, one, 5, &w), -1);
+	assert_int_equal(stats_blocked(a, one, 5, b, two, 5, &w), -1);
+	assert_int_equal(stats_blocked(a, ca, 1, b, cb, 5, &w), -1);
+	/* a block that is not 0 or 1 (a third host CPU) */
+	cb[2] = 2;
+	assert_int_equal(stats_blocked(a, ca, 5, b, cb, 5, &w), -1);
+}
+
 /* Student's t quantiles against the textbook table (two-sided 5%, 1%). */
 static void
 t_quantile(void **state)
@@ -124,6 +164,7 @@ main(void)
 		cmocka_unit_test(t_incbeta),
 		cmocka_unit_test(t_student),
 		cmocka_unit_test(t_welch),
+		cmocka_unit_test(t_blocked),
 		cmocka_unit_test(t_quantile),
 		cmocka_unit_test(t_holm),
 		cmocka_unit_test(t_welch_ci),

@@ -182,8 +182,10 @@ add_sample(struct bres *r, int side, const char *name, int lower, double v)
 		return -1;
 	if (!isfinite(v) || (m = metric(r, name, lower)) == NULL)
 		return 0;
-	if (m->n[side] < BENCH_MAX_BOOTS)
+	if (m->n[side] < BENCH_MAX_BOOTS) {
+		m->cpu[side][m->n[side]] = r->cur_cpu;
 		m->v[side][m->n[side]++] = v;
+	}
 	return 0;
 }
 
@@ -427,9 +429,34 @@ run_out(int i, char *out, void *arg)
 {
 	struct bres	*r = arg;
 
+	r->cur_cpu = bench_host_cpu(i, r->jobs, (int)sysconf(_SC_NPROCESSORS_ONLN));
 	if (bench_parse_out(r, i % 2, out) > 0)
 		warnmsg("bench: boot %d (%s): a procbench case is not made of "
 		    "[a-z0-9._]: its results are not read", i + 1, r->label[i % 2]);
+	r->cur_cpu = -1;
+}
+
+/*
+ * The test of one metric.  Boots pinned to two host CPUs, the CPUs
+ * swapped between pairs (bench_host_cpu()), leave a CPU's effect in
+ * every sample: in 12 runs of compare -n 5 --bench procbench base
+ * against the slow-fork fixture, one host CPU ran fork 10-35% slower
+ * than the other all run long, which one changing from run to run, so
+ * a side's boots alternated fast and slow.  Taking the CPU out (least
+ * squares, kernel + CPU: stats_blocked()) found the fixture in 11 of
+ * the 12 where Welch's test found it in 9; in 12 runs of base against
+ * base each marked a row in the same one run.  Samples without their
+ * CPUs (a saved file, -j above 2, one CPU) get Welch's test.  Returns
+ * whether the CPU was taken out.
+ */
+static int
+bench_test(const struct bmetric *m, struct welch *w)
+{
+	if (stats_blocked(m->v[0], m->cpu[0], m->n[0], m->v[1], m->cpu[1],
+	    m->n[1], w) == 0)
+		return 1;
+	stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], w);
+	return 0;
 }
 
 /* The guest script of the benchmarks names, after setup (NULL: none). */
@@ -482,6 +509,7 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 	int		 side, k, rc;
 
 	memset(r, 0, sizeof *r);
+	r->cur_cpu = -1;
 	for (side = 0; side < 2; side++) {
 		r->label[side] = xstrdup(label[side]);
 		r->host[side] = bench_host_id();
@@ -523,7 +551,7 @@ bench_padj(const struct bres *r, double *padj)
 		padj[i] = 1;
 		if (m->n[0] == 0 || m->n[1] == 0)
 			continue;
-		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
+		bench_test(m, &w);
 		p[n] = w.p;
 		idx[n++] = i;
 	}
@@ -538,7 +566,7 @@ bench_table(const struct bres *r, FILE *f)
 {
 	struct welch	 w;
 	double		 padj[BENCH_MAX_METRICS];
-	int		 i, sig = 0;
+	int		 i, sig = 0, blocked = 0;
 	const char	*mark;
 	char		 sa[32], sb[32], ci[48];
 	int		 one = 0, ncpu;
@@ -551,7 +579,7 @@ bench_table(const struct bres *r, FILE *f)
 	for (i = 0; i < r->nm; i++) {
 		const struct bmetric *m = &r->m[i];
 
-		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
+		blocked += bench_test(m, &w);
 		if (m->n[0] == 0 || m->n[1] == 0) {
 			/* A counter one kernel lacks (a variant's debugfs file). */
 			int	s = m->n[0] == 0;
@@ -578,10 +606,13 @@ bench_table(const struct bres *r, FILE *f)
 		    " (better)" : " (worse)");
 	}
 	fprintf(f, "± stddev in %% of the mean; %%change with its 95%% confidence interval; "
-	    "* p<0.05, ** p<0.01 after Holm-Bonferroni over the %d metrics (Welch's "
-	    "t-test, two-sided; each p in --json); %d boots per side, interleaved; "
-	    "%d of %d metrics changed significantly\n", r->nm - one, r->boots, sig,
-	    r->nm - one);
+	    "* p<0.05, ** p<0.01 after Holm-Bonferroni over the %d metrics (%s, "
+	    "two-sided; each p in --json); %d boots per side, interleaved; "
+	    "%d of %d metrics changed significantly\n", r->nm - one,
+	    blocked == r->nm ? "t-test of the kernel's effect with the host CPU's "
+	    "taken out, least squares" : blocked == 0 ? "Welch's t-test" :
+	    "least squares with the host CPU taken out, or Welch's t-test where a "
+	    "metric lacks its CPUs", r->boots, sig, r->nm - one);
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (bench_host_cpu(1, r->jobs, ncpu) >= 0)
 		fprintf(f, "note: each boot's UML ran on one host CPU (exec --host-cpu), "
@@ -610,19 +641,24 @@ bench_json_write(const struct bres *r, const char *path)
 		    "host", r->host[s]));
 	for (i = 0; i < r->nm; i++) {
 		const struct bmetric *m = &r->m[i];
-		json_t	*sm = json_array();
+		json_t	*sm = json_array(), *sc = json_array();
+		int	 blocked;
 
 		for (s = 0; s < 2; s++) {
-			json_t *a = json_array();
+			json_t *a = json_array(), *c = json_array();
 
-			for (j = 0; j < m->n[s]; j++)
+			for (j = 0; j < m->n[s]; j++) {
 				json_array_append_new(a, json_real(m->v[s][j]));
+				json_array_append_new(c, json_integer(m->cpu[s][j]));
+			}
 			json_array_append_new(sm, a);
+			json_array_append_new(sc, c);
 		}
-		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
-		json_object_set_new(ms, m->name, json_pack("{s:b,s:o,s:f,s:f,s:f,s:f,s:f,s:f,s:f,"
-		    "s:f,s:f,s:f}",
-		    "lower_is_better", m->lower_better, "samples", sm,
+		blocked = bench_test(m, &w);
+		json_object_set_new(ms, m->name, json_pack("{s:b,s:o,s:o,s:s,s:f,s:f,s:f,s:f,"
+		    "s:f,s:f,s:f,s:f,s:f,s:f}",
+		    "lower_is_better", m->lower_better, "samples", sm, "host_cpus", sc,
+		    "test", blocked ? "least squares, kernel + host CPU" : "welch",
 		    "mean_a", w.mean[0], "sd_a", w.sd[0], "mean_b", w.mean[1],
 		    "sd_b", w.sd[1], "change_pct", w.change_pct, "t", isfinite(w.t) ? w.t : 1e300,
 		    "p", w.p, "p_holm", padj[i], "ci_lo_pct", w.ci_lo_pct,
@@ -683,6 +719,8 @@ bench_json_parse(struct bres *r, int side, const char *buf, size_t len,
 	r->label[side] = clean_text(lab ? lab : name);
 	r->host[side] = clean_text(host ? host : "?");
 	r->boots = (int)json_integer_value(json_object_get(o, "boots"));
+	/* Another run's CPUs are not this one's: its samples get Welch's test. */
+	r->cur_cpu = -1;
 	json_object_foreach(ms, mname, m) {
 		int lower = json_is_true(json_object_get(m, "lower_is_better"));
 
@@ -803,7 +841,7 @@ bench_plot(const struct bres *r, const char *dir, char *err, size_t errlen)
 			free(gp);
 			return -1;
 		}
-		stats_welch(m->v[0], m->n[0], m->v[1], m->n[1], &w);
+		bench_test(m, &w);
 		fprintf(f, "# kernel mean stddev n\n");
 		for (s = 0; s < 2; s++) {
 			label = clean_text(r->label[s] ? r->label[s] : "?");

@@ -3,7 +3,8 @@
  * bench.h - before/after benchmarks of two kernels (umkit compare, and
  * umkit smoke -n): N boots per kernel, interleaved A B A B so drift hits
  * both, serialised, each benchmark pinned to guest CPU 1; per metric the
- * mean, standard deviation, % change and Welch's t-test (stats.h), as a
+ * mean, standard deviation, % change and a t-test (stats.h: the host CPU's
+ * effect taken out when the boots ran on two, else Welch's), as a
  * table in the shape of lkp-tests' compare, and as JSON with every sample.
  * The charts of umkit compare --plot and umkit plot (gnuplot).
  */
@@ -23,6 +24,7 @@ struct bmetric {
 	char	*name;			/* "procbench.fork_us" */
 	int	 lower_better;
 	double	 v[2][BENCH_MAX_BOOTS];
+	int	 cpu[2][BENCH_MAX_BOOTS];	/* the host CPU of v's boot; -1 */
 	int	 n[2];
 };
 
@@ -33,6 +35,7 @@ struct bres {
 	int		 nm;
 	int		 boots;
 	int		 jobs;		/* boots at a time (-j; 1: serialised) */
+	int		 cur_cpu;	/* the host CPU of the boot being read, -1 */
 };
 
 /* One boot of bench_boots(): umkit exec -k KERNEL -- sh -c SCRIPT. */

@@ -202,3 +202,76 @@ stats_welch(const double *a, int na, const double *b, int nb, struct welch *w)
 		w->ci_hi_pct = w->change_pct + h;
 	}
 }
+
+/*
+ * The least-squares fit of y = mu + delta * side + gamma * block over
+ * both samples (side 0 for a, 1 for b; block 0 or 1 each): delta, the
+ * side's effect with the block's taken out, tested by t = delta / se
+ * with n - 3 degrees of freedom.  From the centred sums of squares and
+ * products (S_ss, S_bb, S_sb, S_sy, S_by, S_yy) of the 2 x 2 layout:
+ * delta = (S_bb S_sy - S_sb S_by) / D, D = S_ss S_bb - S_sb^2,
+ * se^2 = s^2 S_bb / D, s^2 = the residual sum of squares / (n - 3).
+ * Returns -1 when the layout does not separate side from block (D near
+ * 0: one block only, or each side on a block of its own) or n < 4.
+ */
+int
+stats_blocked(const double *a, const int *ba, int na, const double *b,
+    const int *bb, int nb, struct welch *w)
+{
+	double	ms = 0, mb = 0, my = 0, sss = 0, sbb = 0, ssb = 0, ssy = 0;
+	double	sby = 0, syy = 0, d, delta, gamma, rss, se, s, bl, y;
+	int	n = na + nb, i;
+
+	if (na < 2 || nb < 2 || n < 4)
+		return -1;
+	for (i = 0; i < n; i++) {
+		s = i >= na;
+		bl = s ? bb[i - na] : ba[i];
+		if (bl != 0 && bl != 1)
+			return -1;
+		ms += s;
+		mb += bl;
+		my += s ? b[i - na] : a[i];
+	}
+	ms /= n;
+	mb /= n;
+	my /= n;
+	for (i = 0; i < n; i++) {
+		s = (i >= na) - ms;
+		bl = (i >= na ? bb[i - na] : ba[i]) - mb;
+		y = (i >= na ? b[i - na] : a[i]) - my;
+		sss += s * s;
+		sbb += bl * bl;
+		ssb += s * bl;
+		ssy += s * y;
+		sby += bl * y;
+		syy += y * y;
+	}
+	d = sss * sbb - ssb * ssb;
+	if (sbb < 1e-9 || d < 1e-9 * sss * sbb)
+		return -1;
+	stats_welch(a, na, b, nb, w);
+	delta = (sbb * ssy - ssb * sby) / d;
+	gamma = (sss * sby - ssb * ssy) / d;
+	rss = syy - delta * ssy - gamma * sby;
+	if (rss < 0)
+		rss = 0;
+	se = sqrt(rss / (n - 3) * sbb / d);
+	w->df = n - 3;
+	w->change_pct = w->mean[0] != 0 ? delta / fabs(w->mean[0]) * 100 : 0;
+	w->ci_lo_pct = w->ci_hi_pct = w->change_pct;
+	if (se == 0) {
+		w->p = delta == 0 ? 1 : 0;
+		w->t = delta == 0 ? 0 : INFINITY;
+		return 0;
+	}
+	w->t = delta / se;
+	w->p = stats_t_p(w->t, w->df);
+	if (w->mean[0] != 0) {
+		double	h = stats_t_quantile(0.05, w->df) * se / fabs(w->mean[0]) * 100;
+
+		w->ci_lo_pct = w->change_pct - h;
+		w->ci_hi_pct = w->change_pct + h;
+	}
+	return 0;
+}

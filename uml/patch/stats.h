@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * stats.h - the statistics of a before/after comparison: mean, standard
- * deviation, and Welch's t-test (unequal variances) with its p-value
- * from the regularized incomplete beta function, written here.
+ * deviation, Welch's t-test (unequal variances), and a t-test with a
+ * two-level block taken out (least squares), with p-values from the
+ * regularized incomplete beta function, written here.
  */
 #ifndef UMKIT_STATS_H
 #define UMKIT_STATS_H
@@ -35,5 +36,15 @@ void	stats_holm(const double *p, int n, double *adj);
 /* Compare samples a (base) and b (patched). */
 void	stats_welch(const double *a, int na, const double *b, int nb,
 	    struct welch *);
+/*
+ * Compare a and b when each sample ran in one of two blocks (ba[i],
+ * bb[i]: 0 or 1; the host CPU a benchmark boot ran on): the change is
+ * the least-squares effect of b with the block's effect taken out, its
+ * t-test on n - 3 degrees of freedom; mean[] and sd[] stay the plain
+ * ones of each side.  -1 (w untouched) when the blocks do not separate
+ * from the sides, or fewer than 2 samples a side.
+ */
+int	stats_blocked(const double *a, const int *ba, int na, const double *b,
+	    const int *bb, int nb, struct welch *);
 
 #endif
