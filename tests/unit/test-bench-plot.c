@@ -222,6 +222,72 @@ test_plot_refuses(void **st)
 	(void)st;
 }
 
+/* bench_table()'s legend for a result r, allocated. */
+static char *
+legend(const struct bres *r)
+{
+	char	*buf = NULL, *l, *e;
+	size_t	 len = 0;
+	FILE	*f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	bench_table(r, f);
+	fclose(f);
+	assert_non_null(l = strstr(buf, "after Holm-Bonferroni"));
+	if ((e = strchr(l, '\n')) != NULL)
+		*e = '\0';
+	l = xstrdup(l);
+	free(buf);
+	return l;
+}
+
+/*
+ * The legend names the test the rows had: the host CPU taken out when
+ * every compared metric has its samples' CPUs (a metric only one kernel
+ * has is not compared, and does not make it a mix), Welch's without.
+ */
+static void
+test_table_legend(void **st)
+{
+	static const double	 a[] = { 3625, 4782, 3386, 4775, 3399 };
+	static const double	 b[] = { 5526, 3635, 5660, 4106, 5745 };
+	struct bres		 r;
+	char			*l;
+	int			 j;
+
+	memset(&r, 0, sizeof(r));
+	r.label[0] = "base";
+	r.label[1] = "patched";
+	r.boots = 5;
+	r.jobs = 2;
+	r.nm = 2;
+	r.m[0].name = "procbench.fork_min_us";
+	r.m[0].lower_better = 1;
+	r.m[1].name = "aging.inc_min_seq_ns_per_page";
+	for (j = 0; j < 5; j++) {
+		r.m[0].v[0][j] = a[j];
+		r.m[0].v[1][j] = b[j];
+		r.m[0].cpu[0][j] = j % 2;
+		r.m[0].cpu[1][j] = (j + 1) % 2;
+		r.m[1].v[1][j] = 1 + j;
+		r.m[1].cpu[1][j] = (j + 1) % 2;
+	}
+	r.m[0].n[0] = r.m[0].n[1] = r.m[1].n[1] = 5;
+	l = legend(&r);
+	assert_non_null(strstr(l, "over the 1 metrics (t-test of the kernel's effect "
+	    "with the host CPU's taken out, least squares, two-sided"));
+	assert_non_null(strstr(l, "1 of 1 metrics changed significantly"));
+	free(l);
+	/* without the CPUs (a saved file): Welch's, and p 0.128 marks nothing */
+	for (j = 0; j < 5; j++)
+		r.m[0].cpu[0][j] = r.m[0].cpu[1][j] = -1;
+	l = legend(&r);
+	assert_non_null(strstr(l, "(Welch's t-test, two-sided"));
+	assert_non_null(strstr(l, "0 of 1 metrics changed significantly"));
+	free(l);
+	(void)st;
+}
+
 /*
  * The host CPUs of the benchmark boots: an A B pair on two CPUs, swapped
  * with the next pair, at -j 2 and at -j 1; all on CPU 0 of a 1-CPU host;
@@ -258,6 +324,7 @@ main(void)
 		cmocka_unit_test(test_plot_script),
 		cmocka_unit_test(test_plot_refuses),
 		cmocka_unit_test(test_host_cpu),
+		cmocka_unit_test(test_table_legend),
 	};
 
 	return cmocka_run_group_tests_name("bench-plot", tests, make_tmp,

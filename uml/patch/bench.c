@@ -566,7 +566,7 @@ bench_table(const struct bres *r, FILE *f)
 {
 	struct welch	 w;
 	double		 padj[BENCH_MAX_METRICS];
-	int		 i, sig = 0, blocked = 0;
+	int		 i, sig = 0, blocked = 0;	/* metrics with the CPU out */
 	const char	*mark;
 	char		 sa[32], sb[32], ci[48];
 	int		 one = 0, ncpu;
@@ -609,7 +609,7 @@ bench_table(const struct bres *r, FILE *f)
 	    "* p<0.05, ** p<0.01 after Holm-Bonferroni over the %d metrics (%s, "
 	    "two-sided; each p in --json); %d boots per side, interleaved; "
 	    "%d of %d metrics changed significantly\n", r->nm - one,
-	    blocked == r->nm ? "t-test of the kernel's effect with the host CPU's "
+	    blocked == r->nm - one ? "t-test of the kernel's effect with the host CPU's "
 	    "taken out, least squares" : blocked == 0 ? "Welch's t-test" :
 	    "least squares with the host CPU taken out, or Welch's t-test where a "
 	    "metric lacks its CPUs", r->boots, sig, r->nm - one);
