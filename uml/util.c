@@ -66,22 +66,11 @@ runtime_dir(void)
 	return r;
 }
 
-/* Whether PREFIX/lib/umkit holds an installed kit (its marker file). */
+/* Whether dir/rel is a readable file (dir "" is the root). */
 static int
-is_install(const char *prefix)
+has_file(const char *dir, const char *rel)
 {
-	char	*m = xasprintf("%s/lib/umkit/%s", prefix, KIT_MARKER);
-	int	 yes = access(m, R_OK) == 0;
-
-	free(m);
-	return yes;
-}
-
-/* Whether top is a checkout of the kit (its sources are there). */
-static int
-is_checkout(const char *top)
-{
-	char	*m = xasprintf("%s/%s", *top ? top : "/", CHECKOUT_MARKER);
+	char	*m = xasprintf("%s/%s", dir, rel);
 	int	 yes = access(m, R_OK) == 0;
 
 	free(m);
@@ -110,7 +99,7 @@ kit_layout_init(struct kit_layout *L, const char *exe)
 			*p = '\0';
 			if ((p = strrchr(d, '/')) != NULL && strcmp(p + 1, "bin") == 0) {
 				*p = '\0';
-				L->installed = is_install(d);
+				L->installed = has_file(d, "lib/umkit/" KIT_MARKER);
 				if (!L->installed)
 					*p = '/';
 			}
@@ -125,7 +114,7 @@ kit_layout_init(struct kit_layout *L, const char *exe)
 		 * directory two up for a checkout: /tmp/x/umkit would take
 		 * / and clean "stale guests" out of /run.
 		 */
-		if (!L->installed && !is_checkout(d))
+		if (!L->installed && !has_file(d, CHECKOUT_MARKER))
 			fatalx("cannot find the kit from %s: neither PREFIX/bin/umkit "
 			    "of an install (PREFIX/lib/umkit/%s) nor TOP/build/bin/umkit "
 			    "of a checkout (TOP/%s); run the umkit make or make install "
