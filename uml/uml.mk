@@ -44,10 +44,10 @@ $(B)/bin/umkit: $(LAUNCHER_OBJS) $(LINK_OBJS) $(MIRROR_OBJS) \
 
 # The launcher built with ASan and UBSan: tests/t-exec-asan.sh runs the
 # exec tests with it (it finds the checkout from build/tests/ too).
-$(B)/tests/umkit-asan: $(LAUNCHER_SRCS) $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
-		$(MIRROR_OBJS:$(B)/obj/%.o=%.c) $(B)/lib/libumkit-parse-san.a
+$(B)/tests/umkit-asan: $(call san,$(LAUNCHER_SRCS) $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
+		$(MIRROR_OBJS:$(B)/obj/%.o=%.c) $(B)/lib/libumkit-parse-san.a)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -iquote uml -Itui -o $@ $^ $(FUSE_LIBS) -ljansson -lnettle -lpthread -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -iquote uml -Itui -o $@ $(SAN_IN) $(FUSE_LIBS) -ljansson -lnettle -lpthread -lm
 TEST_PROGS	+= $(B)/tests/umkit-asan
 
 # ./umkit is what users type; it finds the checkout from its own path.
@@ -64,18 +64,18 @@ kernel:
 $(B)/tests/test-layout: tests/unit/test-layout.c uml/util.c uml/util-core.c uml/util.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
-$(B)/tests/test-layout-asan: tests/unit/test-layout.c uml/util.c uml/util-core.c uml/util.h
+$(B)/tests/test-layout-asan: $(call san,tests/unit/test-layout.c uml/util.c uml/util-core.c uml/util.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(SAN_IN) -lcmocka
 UNIT_TESTS	+= $(B)/tests/test-layout $(B)/tests/test-layout-asan
 
 # What --add gives a dynamic program (uml/guest/elfdeps.c): the ELF and
 # ld.so.cache readers on this host's files and on damaged ones built in
 # the test, and closures, with ASan/UBSan.
-$(B)/tests/test-elfdeps: tests/unit/test-elfdeps.c uml/guest/elfdeps.c \
-		uml/util-core.c uml/guest/elfdeps.h uml/util.h
+$(B)/tests/test-elfdeps: $(call san,tests/unit/test-elfdeps.c uml/guest/elfdeps.c \
+		uml/util-core.c uml/guest/elfdeps.h uml/util.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(SAN_IN) -lcmocka
 UNIT_TESTS	+= $(B)/tests/test-elfdeps
 
 -include $(LAUNCHER_OBJS:.o=.d)
@@ -86,16 +86,16 @@ ENGINE_SRCS	:= $(filter-out uml/umkit.c uml/cmd-%.c,$(LAUNCHER_SRCS)) \
 		   $(filter %.c,$(LINK_OBJS:$(B)/obj/%.o=%.c)) \
 		   $(MIRROR_OBJS:$(B)/obj/%.o=%.c)
 ENGINE_TESTS	:= $(B)/tests/test-smoke $(B)/tests/test-lab-batch
-$(ENGINE_TESTS): $(B)/tests/%: tests/unit/%.c $(ENGINE_SRCS) $(B)/lib/libumkit-parse-san.a
+$(ENGINE_TESTS): $(B)/tests/%: $(call san,tests/unit/%.c $(ENGINE_SRCS) $(B)/lib/libumkit-parse-san.a)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FUSE_CFLAGS) -iquote uml -Itui -DTOP='"$(CURDIR)"' \
-		-o $@ $(filter %.c %.a,$^) $(FUSE_LIBS) -ljansson -lnettle -lpthread -lm -lcmocka
+		-o $@ $(SAN_IN) $(FUSE_LIBS) -ljansson -lnettle -lpthread -lm -lcmocka
 UNIT_TESTS	+= $(ENGINE_TESTS)
 
 # umkit reproduce's reading of guest results and its verdicts.
 REPRO_CORE	:= uml/repro/repro-out.c uml/repro/seeds.c uml/patch/stats.c \
 		   uml/util-core.c uml/repro/repro.h uml/patch/stats.h
-$(B)/tests/test-repro: tests/unit/test-repro.c $(REPRO_CORE)
+$(B)/tests/test-repro: $(call san,tests/unit/test-repro.c $(REPRO_CORE))
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(SAN_IN) -lcmocka -lm
 UNIT_TESTS	+= $(B)/tests/test-repro

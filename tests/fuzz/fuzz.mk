@@ -104,12 +104,12 @@ FUZZ_RESULTS_SRCS := uml/lab/lab-out.c uml/lab/lab-key.c uml/patch/bench.c uml/p
 FUZZ_RESULTS_HDRS := uml/lab/lab-out.h uml/lab/lab-run.h uml/lab/lab.h \
 		   uml/patch/bench.h uml/util.h
 
-$(LT)/fuzz-results-replay: tests/fuzz/fuzz-results.c tests/fuzz/replay.c \
-		$(FUZZ_RESULTS_SRCS) $(FUZZ_RESULTS_HDRS) $(LAB_VALUES)
+$(LT)/fuzz-results-replay: $(call san,tests/fuzz/fuzz-results.c tests/fuzz/replay.c \
+		$(FUZZ_RESULTS_SRCS) $(FUZZ_RESULTS_HDRS) $(LAB_VALUES))
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-results"' -o $@ \
-		$(filter %.c %.a,$^) -ljansson -lnettle -lm
+		$(SAN_IN) -ljansson -lnettle -lm
 UNIT_TESTS	+= $(LT)/fuzz-results-replay
 
 $(B)/fuzz/fuzz-results: tests/fuzz/fuzz-results.c $(FUZZ_RESULTS_SRCS) \
@@ -123,12 +123,12 @@ FUZZ_RESULTLINE_SRCS := uml/lab/lab-result.c uml/patch/bench.c uml/patch/stats.c
 		   uml/spawn.c uml/util.c uml/util-core.c
 FUZZ_RESULTLINE_HDRS := uml/lab/lab-result.h uml/patch/bench.h uml/util.h
 
-$(LT)/fuzz-resultline-replay: tests/fuzz/fuzz-resultline.c tests/fuzz/replay.c \
-		$(FUZZ_RESULTLINE_SRCS) $(FUZZ_RESULTLINE_HDRS)
+$(LT)/fuzz-resultline-replay: $(call san,tests/fuzz/fuzz-resultline.c tests/fuzz/replay.c \
+		$(FUZZ_RESULTLINE_SRCS) $(FUZZ_RESULTLINE_HDRS))
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-resultline"' -o $@ \
-		$(filter %.c,$^) -ljansson -lm
+		$(SAN_IN) -ljansson -lm
 UNIT_TESTS	+= $(LT)/fuzz-resultline-replay
 
 $(B)/fuzz/fuzz-resultline: tests/fuzz/fuzz-resultline.c $(FUZZ_RESULTLINE_SRCS) \
@@ -141,10 +141,10 @@ $(eval $(call fuzz_run,resultline,16384,tests/fuzz-corpus-resultline,-close_fd_m
 # tests/fuzz/fuzz-NAME.c and SOURCES (the headers too, for make's
 # sake) and nothing else: its corpus replay in make test, make fuzz-NAME.
 define fuzz_plain
-$(LT)/fuzz-$(1)-replay: tests/fuzz/fuzz-$(1).c tests/fuzz/replay.c $(2)
+$(LT)/fuzz-$(1)-replay: $(call san,tests/fuzz/fuzz-$(1).c tests/fuzz/replay.c $(2))
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $$(SAN_FLAGS) -iquote uml \
-		-DCORPUS='"$$(CURDIR)/tests/fuzz-corpus-$(1)"' -o $$@ $$(filter %.c,$$^) -lm
+		-DCORPUS='"$$(CURDIR)/tests/fuzz-corpus-$(1)"' -o $$@ $$(SAN_IN) -lm
 UNIT_TESTS	+= $(LT)/fuzz-$(1)-replay
 
 $(B)/fuzz/fuzz-$(1): tests/fuzz/fuzz-$(1).c $(2)
@@ -172,12 +172,12 @@ FUZZ_CONSOLE_SRCS := uml/guest/oops.c uml/guest/gdb.c uml/patch/smoke-boot.c \
 		   uml/spawn.c uml/util.c uml/util-core.c
 FUZZ_CONSOLE_HDRS := uml/guest/oops.h uml/patch/smoke.h uml/util.h
 
-$(LT)/fuzz-console-replay: tests/fuzz/fuzz-console.c tests/fuzz/replay.c \
-		$(FUZZ_CONSOLE_SRCS) $(FUZZ_CONSOLE_HDRS)
+$(LT)/fuzz-console-replay: $(call san,tests/fuzz/fuzz-console.c tests/fuzz/replay.c \
+		$(FUZZ_CONSOLE_SRCS) $(FUZZ_CONSOLE_HDRS))
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-console"' -o $@ \
-		$(filter %.c,$^) -ljansson -lm
+		$(SAN_IN) -ljansson -lm
 UNIT_TESTS	+= $(LT)/fuzz-console-replay
 
 $(B)/fuzz/fuzz-console: tests/fuzz/fuzz-console.c $(FUZZ_CONSOLE_SRCS) \
@@ -190,12 +190,12 @@ $(eval $(call fuzz_run,console,65536,tests/fuzz-corpus-console,-close_fd_mask=1)
 FUZZ_EXERCISE_SRCS := uml/lab/lab-ex.c uml/spawn.c uml/util.c uml/util-core.c
 FUZZ_EXERCISE_HDRS := uml/lab/lab-ex.h uml/lab/lab.h uml/util.h
 
-$(LT)/fuzz-exercise-replay: tests/fuzz/fuzz-exercise.c tests/fuzz/replay.c \
-		$(FUZZ_EXERCISE_SRCS) $(FUZZ_EXERCISE_HDRS)
+$(LT)/fuzz-exercise-replay: $(call san,tests/fuzz/fuzz-exercise.c tests/fuzz/replay.c \
+		$(FUZZ_EXERCISE_SRCS) $(FUZZ_EXERCISE_HDRS))
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui \
 		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-exercise"' -o $@ \
-		$(filter %.c,$^)
+		$(SAN_IN)
 UNIT_TESTS	+= $(LT)/fuzz-exercise-replay
 
 $(B)/fuzz/fuzz-exercise: tests/fuzz/fuzz-exercise.c $(FUZZ_EXERCISE_SRCS) \
@@ -220,25 +220,25 @@ $(B)/fuzz/fuzz-recording: tests/fuzz/fuzz-recording.c tui/recfmt.c uml/util-core
 $(eval $(call fuzz_run,recording,16384,tests/fuzz-corpus-recording))
 
 # Metric names and labels into gnuplot's scripts and file names (bench.c).
-$(LT)/test-bench-plot: tests/unit/test-bench-plot.c uml/patch/bench.c \
+$(LT)/test-bench-plot: $(call san,tests/unit/test-bench-plot.c uml/patch/bench.c \
 		uml/patch/stats.c uml/spawn.c uml/util.c uml/util-core.c \
-		uml/patch/bench.h uml/util.h
+		uml/patch/bench.h uml/util.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(SAN_IN) \
 		-lcmocka -ljansson -lm
 UNIT_TESTS	+= $(LT)/test-bench-plot
 
 # umkit lab report --csv on hostile result files (lab-out.c).
-$(LT)/test-lab-report: tests/unit/test-lab-report.c uml/lab/lab-out.c uml/lab/lab-key.c $(LAB_CORE) \
-		$(LAB_HDRS) $(LAB_VALUES)
+$(LT)/test-lab-report: $(call san,tests/unit/test-lab-report.c uml/lab/lab-out.c uml/lab/lab-key.c $(LAB_CORE) \
+		$(LAB_HDRS) $(LAB_VALUES))
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -Itui -o $@ \
-		$(filter %.c %.a,$^) -lcmocka -ljansson -lnettle
+		$(SAN_IN) -lcmocka -ljansson -lnettle
 UNIT_TESTS	+= $(LT)/test-lab-report
 
 # A lab's result(NAME.KEY) on a guest's output (lab-result.c).
-$(LT)/test-lab-result: tests/unit/test-lab-result.c uml/lab/lab-result.c \
-		uml/lab/lab-result.h
+$(LT)/test-lab-result: $(call san,tests/unit/test-lab-result.c uml/lab/lab-result.c \
+		uml/lab/lab-result.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(filter %.c,$^) -lcmocka
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(SAN_IN) -lcmocka
 UNIT_TESTS	+= $(LT)/test-lab-result

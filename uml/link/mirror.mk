@@ -57,23 +57,23 @@ UNIT_TESTS	+= $(MT)/test-mirror-unit $(MT)/test-record \
 MIRROR_SAN_SRCS	:= uml/link/mirror.c uml/link/mirror-policy.c uml/link/record.c uml/link/link.c \
 		   uml/link/proto.c uml/util.c uml/util-core.c uml/spawn.c
 
-$(MT)/test-mirror-unit-asan: tests/unit/test-mirror-unit.c \
-		uml/link/mirror-policy.c uml/util.c uml/util-core.c
+$(MT)/test-mirror-unit-asan: $(call san,tests/unit/test-mirror-unit.c \
+		uml/link/mirror-policy.c uml/util.c uml/util-core.c)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $^ -lcmocka
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(SAN_IN) -lcmocka
 
-$(MT)/test-record-asan: tests/unit/test-record.c $(MIRROR_SAN_SRCS) \
-		$(B)/lib/libumkit-parse-san.a
+$(MT)/test-record-asan: $(call san,tests/unit/test-record.c $(MIRROR_SAN_SRCS) \
+		$(B)/lib/libumkit-parse-san.a)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -iquote uml -Itui -o $@ $^ \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -iquote uml -Itui -o $@ $(SAN_IN) \
 		$(MIRROR_FUSE_LIBS) -lcmocka -pthread
 
-$(MT)/test-mirror-host-asan: tests/unit/test-mirror-host.c $(MIRROR_SAN_SRCS) \
-		$(MT)/umkit-agent-asan $(B)/lib/libumkit-parse-san.a
+$(MT)/test-mirror-host-asan: $(call san,tests/unit/test-mirror-host.c $(MIRROR_SAN_SRCS) \
+		$(MT)/umkit-agent-asan $(B)/lib/libumkit-parse-san.a)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MIRROR_FUSE_CFLAGS) -iquote uml -Itui \
 		-DAGENT='"$(abspath $(MT))/umkit-agent-asan"' -o $@ \
-		$(filter %.c %.a,$^) $(MIRROR_FUSE_LIBS) -lcmocka -pthread
+		$(SAN_IN) $(MIRROR_FUSE_LIBS) -lcmocka -pthread
 
 UNIT_TESTS	+= $(MT)/test-mirror-unit-asan $(MT)/test-record-asan \
 		   $(MT)/test-mirror-host-asan
