@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# kernels: selftests base+kunit own
+# kernels: selftests base+debug own
 # umkit selftests: the kernel's own mm tests of a variant's tree, built
 # by its Makefile and run each in a fresh guest, with KTAP; smoke
 # --selftests fails a patch that breaks one (tests/fixtures/smoke/
@@ -40,7 +40,8 @@ like "a test UML cannot run is a skip with the test's own reason" "$out" \
 out=$("$UMKIT" selftests nosuch 2>&1); rc=$?
 is "an unknown test: exit 125, named" "$rc:$out" "125:umkit: no test 'nosuch' (built: see 'umkit selftests --list')"
 
-# KUnit: base+kunit (uml/kernel/kunit.config), its mm suites run at boot.
+# KUnit: base+debug (uml/kernel/debug.config), its mm suites run at a boot
+# with kunit.enable=1, and only then.
 out=$("$UMKIT" selftests --kunit 2>&1); rc=$?
 is "selftests --kunit: exit 0" "$rc" 0
 for s in damon damon-operations damon-sysfs slub_test; do
@@ -48,6 +49,11 @@ for s in damon damon-operations damon-sysfs slub_test; do
 done
 out=$("$UMKIT" selftests --kunit --ktap 2>/dev/null)
 like "... as KTAP" "$out" '^ok [0-9] damon$'
+# ... and a boot of that kernel that does not ask runs none (umkit gdb's).
+out=$("$UMKIT" exec -V base+debug -- sh -c 'dmesg | grep -c "KTAP version"; dmesg | grep -o "kunit: disabled"; ls /sys/kernel/debug/kunit | wc -l' 2>&1)
+is "a base+debug boot without kunit.enable=1 runs no suite (no KTAP, no results)" "$out" "0
+kunit: disabled
+0"
 
 # smoke --selftests: the patched tree's tests on base and on the patch.
 # (four tests: every one would add two runs of uffd-unit-tests, 94 s each)

@@ -65,7 +65,7 @@ selftests_main(int argc, char **argv)
 		if (ktap)
 			st_ktap(&run, stdout);
 		st_counts(&run, &pass, &fail, &skip);
-		fprintf(ktap ? stderr : stdout, "selftests: %s+kunit: %d suites passed, "
+		fprintf(ktap ? stderr : stdout, "selftests: %s+debug: %d suites passed, "
 		    "%d failed, %d skipped\n", req.variant, pass, fail, skip);
 		st_free(&run);
 		return fail ? 1 : 0;
@@ -121,8 +121,9 @@ const struct cmd cmd_selftests = {
 "  --ktap        KTAP on stdout (a line per test, failed subtests as\n"
 "                diagnostics); the progress lines on stderr\n"
 "  --kunit       the mm KUnit suites instead (DAMON's, SLUB's): kernel\n"
-"                VARIANT+kunit (uml/kernel/kunit.config; built on first\n"
-"                use), booted once; they run at boot and each suite's\n"
+"                VARIANT+debug (uml/kernel/debug.config; built on first\n"
+"                use, the kernel umkit gdb uses), booted once with\n"
+"                kunit.enable=1; they run at boot and each suite's\n"
 "                KTAP is read from debugfs\n"
 "\n"
 "Exit status: 0 no test failed, 1 one did, 125 umkit's own error.\n"

@@ -5,7 +5,7 @@
  * KTAP and compared with itself.  The output is the guest's: untrusted.
  * Never crash or leak; at most ST_MAX_SUBS subtests kept, each result 0,
  * 1 or 2, descriptions and the reason without control characters; a run
- * compared with itself has no regression.  The same bytes as a +kunit
+ * compared with itself has no regression.  The same bytes as a KUnit
  * guest's suites (st_kunit_parse): at most ST_MAX_TESTS, names clean.
  */
 #include <stdint.h>

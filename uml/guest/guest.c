@@ -602,6 +602,8 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 	argv[argc++] = xasprintf("uml_dir=%s/", rundir);
 	/* Skip the 40 ms delay-loop calibration; UML hardly uses udelay. */
 	argv[argc++] = xstrdup("lpj=10000000");
+	if (o->karg != NULL)
+		argv[argc++] = xstrdup(o->karg);
 	argv[argc++] = xstrdup("quiet");
 	argv[argc] = NULL;
 

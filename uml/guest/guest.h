@@ -37,6 +37,8 @@ struct guest_opts {
 	struct initrd_list *files;	/* what they add, from initrd_prepare() */
 	int		 host_cpu;	/* the host CPU UML runs on, or
 					   GUEST_HOST_CPU_AUTO / _ANY */
+	const char	*karg;		/* one more kernel parameter, the kit's
+					   own (kunit.enable=1), or NULL */
 };
 
 /*

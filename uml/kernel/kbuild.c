@@ -81,8 +81,6 @@ kbuild_base_len(const char *variant)
 		return n - 6;
 	if (n > 4 && strcmp(variant + n - 4, "+cov") == 0)
 		return n - 4;
-	if (n > 6 && strcmp(variant + n - 6, "+kunit") == 0)
-		return n - 6;
 	return n;
 }
 

@@ -4,11 +4,10 @@
 #
 #   kbuild.sh VARIANT      prints the path of the built kernel binary
 #   kbuild.sh VARIANT+debug    the same variant with uml/kernel/debug.config added
-#                          (DWARF and the kernel's gdb scripts), built
-#                          in its own build/k/VARIANT+debug/
-#   kbuild.sh VARIANT+kunit  the same with uml/kernel/kunit.config: the mm
-#                          KUnit suites, run at boot (umkit selftests --kunit),
-#                          in build/k/VARIANT+kunit/
+#                          (DWARF and the kernel's gdb scripts; the mm KUnit
+#                          suites, run at a boot with kunit.enable=1: umkit
+#                          selftests --kunit), built in its own
+#                          build/k/VARIANT+debug/
 #   kbuild.sh VARIANT+cov  the same variant with uml/kernel/gcov.config added and
 #                          gcov profiling of the .c files its patches
 #                          change (umkit compare --coverage), in its own
@@ -107,10 +106,8 @@ pvariant=${variant%+debug}
 debugcfg= cov=
 # UMKIT_DEBUG_CONFIG: another debug fragment (make bench-debuginfo).
 [ "$pvariant" = "$variant" ] || debugcfg=${UMKIT_DEBUG_CONFIG:-$here/debug.config}
-kunit=
 case $variant in
 *+cov)	pvariant=${variant%+cov} cov=1 debugcfg=$here/gcov.config ;;
-*+kunit) pvariant=${variant%+kunit} kunit=1 debugcfg=$here/kunit.config ;;
 esac
 
 die() { code=$1; shift; echo "umkit: $*" >&2; exit "$code"; }
@@ -569,7 +566,7 @@ command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
 jobs=$(nproc 2>/dev/null || echo 2)
 # A +debug kernel also gets the kernel's gdb helpers (obj/vmlinux-gdb.py).
 targets=linux
-[ -z "$debugcfg" ] || [ -n "$cov" ] || [ -n "$kunit" ] || targets="linux scripts_gdb"
+[ -z "$debugcfg" ] || [ -n "$cov" ] || targets="linux scripts_gdb"
 # Up to date: make with nothing to do walks every directory of the tree
 # (5-6 s on a 2-core host, every 'make kernel', every variant a test
 # boots), so a build that succeeded leaves a record of what it was

@@ -215,7 +215,7 @@ st_run(const struct st_req *req, struct st_run *run, char *err, size_t errlen)
 	return 0;
 }
 
-/* The mm KUnit suites of req->variant+kunit, from one boot. */
+/* The mm KUnit suites of req->variant+debug, from one boot that runs them. */
 int
 st_kunit(const struct st_req *req, struct st_run *run, char *err, size_t errlen)
 {
@@ -228,8 +228,9 @@ st_kunit(const struct st_req *req, struct st_run *run, char *err, size_t errlen)
 	int			 fd, code;
 
 	guest_opts_init(&o);
-	v = xasprintf("%s+kunit", req->variant);
+	v = xasprintf("%s+debug", req->variant);
 	o.variant = v;
+	o.karg = "kunit.enable=1";
 	if (req->mem_mb > 0)
 		o.mem_mb = req->mem_mb;
 	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
@@ -242,7 +243,7 @@ st_kunit(const struct st_req *req, struct st_run *run, char *err, size_t errlen)
 	close(fd);
 	free(v);
 	if (code != 0 || text == NULL) {
-		snprintf(err, errlen, "the %s+kunit guest could not list its suites "
+		snprintf(err, errlen, "the %s+debug guest could not list its suites "
 		    "(status %d)", req->variant, code);
 		free(text);
 		return -1;
@@ -250,7 +251,7 @@ st_kunit(const struct st_req *req, struct st_run *run, char *err, size_t errlen)
 	st_kunit_parse(text, len, run);
 	free(text);
 	if (run->n == 0) {
-		snprintf(err, errlen, "the %s+kunit kernel ran no KUnit suite",
+		snprintf(err, errlen, "the %s+debug kernel ran no KUnit suite",
 		    req->variant);
 		st_free(run);
 		return -1;

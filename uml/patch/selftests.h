@@ -72,8 +72,8 @@ int	 st_run(const struct st_req *req, struct st_run *run, char *err,
  * (bounded; the output is the guest's, untrusted). */
 void	 st_parse(const char *text, size_t len, struct st_test *t);
 /*
- * KUnit: VARIANT+kunit (uml/kernel/kunit.config) booted once; its suites
- * ran at boot and each one's debugfs results is read into run, a test per
+ * KUnit: VARIANT+debug (uml/kernel/debug.config) booted once with
+ * kunit.enable=1; its suites ran at boot and each one's debugfs results is read into run, a test per
  * suite (st_kunit_parse, on the guest's output).  0, or -1 with err.
  */
 int	 st_kunit(const struct st_req *req, struct st_run *run, char *err,

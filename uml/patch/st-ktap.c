@@ -140,7 +140,7 @@ st_parse(const char *text, size_t len, struct st_test *t)
 }
 
 /*
- * The KUnit results a +kunit guest printed: "=== SUITE" then the suite's
+ * The KUnit results a +debug guest printed: "=== SUITE" then the suite's
  * debugfs results (its KTAP: cases indented, the suite's own line last),
  * each suite a test of run (selftests.h).
  */
