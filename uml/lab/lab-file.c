@@ -194,11 +194,18 @@ options(struct lp *p, const char **s, const char *names,
 			*s = save;
 			return;
 		}
-		/* NAME="a value with blanks" */
+		/*
+		 * NAME="a value with blanks": the value's quote is the one
+		 * after the first '=' (w is the word as word() read it from
+		 * b), not the first quote of the word, which may come before
+		 * it ('""="' left w without its '=').
+		 */
 		if (eq[1] == '"') {
-			const char	*b = save + strspn(save, " \t"), *q1, *q2;
+			const char	*b = save, *q1, *q2;
 
-			q1 = strchr(b, '"');
+			while (isspace((unsigned char)*b))
+				b++;
+			q1 = b + (eq - w) + 1;
 			if ((q2 = strchr(q1 + 1, '"')) == NULL ||
 			    (size_t)(q2 - b) >= sizeof w - 1) {
 				PERR(p, "%.*s: a quoted value without its closing '\"'",
