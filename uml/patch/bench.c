@@ -40,39 +40,39 @@ static const struct bdef bdefs[] = {
 	/*
 	 * umkit smoke's default runs every one of these in 5 boots per
 	 * side, 2 boots at a time; the boot-to-boot spread, not these
-	 * counts, limits what the t-test can see.  What a boot takes on one
-	 * host CPU of this 2-core host (umkit exec --host-cpu 0, each
-	 * command timed by the guest's /proc/uptime): procbench 5.3-6.5 s
-	 * (500 forks 2.1 s, 150 execs 1.0 s, 150 shells 2.2 s), kvbench
-	 * 6.4 s (4.7 s of it the load before the 1 s run), readtwice 4.2 s,
-	 * aging 1.2 s, compaction 3.7 s: about 22 s, and the bench stage
-	 * of make bench-smoke 109 s of its 146 s, over smoke's 60 s target.
-	 * kvbench's store is now mapped with --populate: a page fault is a
-	 * round trip to the host under UML (about 120 us), and the load of
-	 * its 125 MB took 3.7 s, 0.57 s populated (umkit exec -- kvbench
-	 * --size 50% --time 1 --pattern gaussian [--populate], 3 each); the
-	 * 1 s run it measures is the same (ops/s 1.53-1.70 M against
-	 * 1.51-1.71 M).
-	 * compaction's warm-up round is a quarter of the measured one: it
-	 * only has to leave the same state behind.
-	 * procbench's counts are a third of what they were (500 forks, 150
-	 * execs, 150 shells: 5.3-6.5 s), as the boot-to-boot spread allows:
-	 * in 12 boots, 2 at a time as above, each running both counts, the
-	 * spread of each boot's figure over the boots was the same (fork
-	 * us_per_op 15.3% of the mean at 500 and 14.5% at 170, min_us 7.3%
-	 * and 8.5%; exec 15.2/11.7% and 6.9/7.3%; shell 8.9/15.6% and
-	 * 11.9/7.3%), and a boot's share of procbench went from 5.5 s to
-	 * about 1.9 s.  Nor did the power: 20 runs each, old and new
-	 * alternating, of compare -n 5 --bench procbench base against the
-	 * slow-fork fixture found it (fork_min_us worse) in 9 and 10.
+	 * counts, limits what the t-test can see.  Each is as short as its
+	 * spread allows, measured in 12 boots of base, 2 at a time on host
+	 * CPUs 0 and 1 swapped between pairs, each boot running the old and
+	 * the new form (cv: stddev over the boots in % of the mean):
+	 *  - procbench, 170 forks, 50 execs, 50 shells, about 1.4 s: a third
+	 *    of the old counts, the same spread (fork us_per_op 15.3% at 500
+	 *    and 14.5% at 170, min_us 7.3% and 8.5%; exec 15.2/11.7%, shell
+	 *    8.9/15.6%), and the slow-fork fixture found as often (compare
+	 *    -n 5 --bench procbench, 20 runs each: 9 and 10).
+	 *  - kvbench, a 62 MB store (25%) mapped with --populate (a page fault
+	 *    is a round trip to the host under UML) and a 0.5 s run: 1.33 s
+	 *    where 125 MB and 1 s took 2.92 s; ops/s cv 9.2% against 5.8%,
+	 *    p99 4.6% against 2.1%.
+	 *  - readtwice, each of 2 workers in a memory cgroup of 16 MB reading
+	 *    a 30 MB file (12%): 0.74 s where two files of half the memory
+	 *    each under global reclaim took 2.38 s (cv 43%), and steadier:
+	 *    pass 1 MB/s cv 16.5% against 27.0%, pass 2 10.2% against 129%
+	 *    (some boots' second pass found its file cached), refaults 0.1%
+	 *    against 62%.
+	 *  - aging, 4 writes of 5 agings of 64 MB, about 1 s.
+	 *  - compaction, one round of 40000 pages after a warm-up round of
+	 *    5000 (it only has to leave the same state behind): 20000 pages
+	 *    doubled every counter's cv (isolated 1.0 -> 4.3%, free_passes
+	 *    3.1 -> 8.1%), a 5000-page warm-up against 10000 did not
+	 *    (isolated 2.0% and 2.9%, free_passes 5.5% and 2.4%).
 	 */
 	{ "procbench",
 	  "for c in fork exec shell; do n=50; [ $c = fork ] && n=170; "
 	  "procbench --case $c --cpu 1 --iterations $n || exit 1; done" },
 	{ "kvbench",
-	  "kvbench --size 50% --time 1 --pattern gaussian --populate || exit 1" },
+	  "kvbench --size 25% --time 0.5 --pattern gaussian --populate || exit 1" },
 	{ "readtwice",
-	  "readtwice --workers 2 --size 50% --pin || exit 1" },
+	  "readtwice --workers 2 --size 12% --memcg 16M --pin || exit 1" },
 	{ "aging",
 	  "o=$(MODES=current MB=64 ROUNDS=4 AGINGS=5 lru-age) || exit 1; "
 	  "echo \"$o\" | awk 'function med(v, n,  i, j, t) { "
@@ -85,7 +85,7 @@ static const struct bdef bdefs[] = {
 	  "if (nk) printf \" inc_min_seq_ns_per_page=%.3f\", med(k, nk); "
 	  "printf \"\\n\" }' || exit 1" },
 	{ "compaction",
-	  "compaction-round --name warm --pages 10000 - >/dev/null && "
+	  "compaction-round --name warm --pages 5000 - >/dev/null && "
 	  "compaction-round --name compaction - || exit 1" },
 	{ NULL, NULL }
 };
