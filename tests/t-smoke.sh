@@ -301,7 +301,7 @@ if full; then
 	like "... the build stage says interrupted" "$(cat $tmp/ctrlc.out)" 'smoke: build +interrupted'
 	sleep 1
 	is "... no build process left" "$(pgrep -f "$TOP/build/k/smoke-tree" | tr '\n' ' ')" ""
-	is "... no half-made tree" "$(ls -d build/k/smoke-tree*/src.new build/k/smoke-tree*/linux.new 2>/dev/null)" ""
+	is "... no half-made tree" "$(ls -d build/k/smoke-tree*/src.new build/k/smoke-tree*/stage.new* build/k/smoke-tree*/linux.new 2>/dev/null)" ""
 	# A timeout's SIGTERM reaches umkit alone, not the build under it:
 	# the build must end at once, not when make would have finished.
 	sed "s|/\* ctrl-c [0-9]* \*/|/* term $(date +%s%N) */|" $tmp/ctrlc.patch > $tmp/term.patch
@@ -363,5 +363,5 @@ fi
 section "leftovers"
 no_leftovers "no UML process, mount or run/ entry left"
 is "no smoke kernel still running" "$(pgrep -f "$TOP/build/smoke/" | tr '\n' ' ')" ""
-is "no half-made tree left" "$(ls -d build/k/*/src.new build/smoke/*.tmp-* 2>/dev/null)" ""
+is "no half-made tree left" "$(ls -d build/k/*/src.new build/k/*/stage.new* build/smoke/*.tmp-* 2>/dev/null)" ""
 done_testing

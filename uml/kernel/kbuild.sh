@@ -27,7 +27,9 @@
 #   1. tree    build/k/VARIANT/src: a hard-link farm of the pristine source
 #              (a symlink farm when it is another user's, e.g. the shared
 #              source of an installed kit) with base's series and then the
-#              variant's own applied (all or nothing);
+#              variant's own applied (all or nothing); made whole once,
+#              then, for a new series on the same source, only the files
+#              either series changes (tests/t-kbuild-tree.sh);
 #   2. config  tinyconfig + uml/kernel/umkit.config + patches/VARIANT/config
 #              (+ uml/kernel/debug.config for VARIANT+debug), merged with the
 #              kernel's merge_config.sh, then verified;
@@ -294,28 +296,29 @@ stamp=$( {
 	done
 } | sha256sum | cut -c1-16)
 
-if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
-	new="$vdir/src.new"
-	rm -rf "$new"
-	trap 'rm -rf "$new"' EXIT INT TERM
-	# Hard links, else symbolic ones: a shared source owned by another
-	# user cannot be hard-linked (fs.protected_hardlinks), and a copy of
-	# it would be 1.3 GB per user.  A copy is the last resort.
-	cp -al "$pristine" "$new" 2>/dev/null ||
-		{ rm -rf "$new"; cp -as "$pristine" "$new" 2>/dev/null; } ||
-		{ rm -rf "$new"; cp -a "$pristine" "$new"; }
-	rm -f "$new/.umkit-stamp" "$new/.umkit-patched"
-	: > "$new/.umkit-patched"
+# The pristine source the tree links to: a tree made from another (a new
+# kernel, another KSRC) is made again whole.
+pristine_id=$( { echo "$pristine"; cat "$pristine/.umkit-pristine" 2>/dev/null; } |
+	sha256sum | cut -c1-16)
+
+# apply_series DIR: every patch of the series applied in DIR, whose files
+# prep_file makes private first, and the profiled objects' Makefiles
+# edited; the files changed, one per line, in DIR.files.  Dies (2) when a
+# patch does not apply, leaving DIR to the caller's trap.  in_tree DIR
+# FILE: whether the patched tree will have FILE.
+in_tree() { [ -f "$1/$2" ] || [ -f "$pristine/$2" ]; }
+apply_series() {
+	: > "$1.files"
 	for w in $(all_patches); do
 		pf=$(patch_path "$w") p=${w#?/}
 		for f in $(patch_files "$pf"); do
-			private_copy "$new/$f"
-			echo "$f" >> "$new/.umkit-patched"
+			prep_file "$1" "$f"
+			echo "$f" >> "$1.files"
 		done
 		# base's patches are the kit's own: fuzz as usual
 		pfuzz=$fuzz
 		[ "${w%%/*}" = v ] || pfuzz=
-		if ! out=$(patch -p1 -N -f $pfuzz --no-backup-if-mismatch -r - -d "$new" < "$pf" 2>&1); then
+		if ! out=$(patch -p1 -N -f $pfuzz --no-backup-if-mismatch -r - -d "$1" < "$pf" 2>&1); then
 			echo "umkit: variant $variant: patch $pf does not apply:" >&2
 			# smoke variants say where each patch came from
 			[ "${w%%/*}" != v ] || [ ! -f "$pdir/sources" ] ||
@@ -327,28 +330,90 @@ if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
 	# Profiled objects: GCOV_PROFILE_X.o := y in their directory's
 	# Makefile (or Kbuild), a private copy.
 	objs=$(profile_objs)
-	if [ -n "$objs" ]; then
-		for o in $objs; do
-			case $o in
-			*.o) ;;
-			*) die 1 "variant $variant: $pdir/profile: '$o' is not an object file (mm/vmscan.o)" ;;
-			esac
-			d=$(dirname "$o")
-			mf="$d/Makefile"
-			[ -f "$new/$mf" ] || mf="$d/Kbuild"
-			[ -f "$new/$mf" ] && [ -f "$new/${o%.o}.c" ] ||
-				die 1 "variant $variant: $pdir/profile: no ${o%.o}.c with a Makefile in the tree"
-			grep -qxF "$mf" "$new/.umkit-patched" || { private_copy "$new/$mf"; echo "$mf" >> "$new/.umkit-patched"; }
-			printf 'GCOV_PROFILE_%s := y\n' "$(basename "$o")" >> "$new/$mf"
-		done
-	fi
+	for o in $objs; do
+		case $o in
+		*.o) ;;
+		*) die 1 "variant $variant: $pdir/profile: '$o' is not an object file (mm/vmscan.o)" ;;
+		esac
+		d=$(dirname "$o")
+		mf="$d/Makefile"
+		in_tree "$1" "$mf" || mf="$d/Kbuild"
+		in_tree "$1" "$mf" && in_tree "$1" "${o%.o}.c" ||
+			die 1 "variant $variant: $pdir/profile: no ${o%.o}.c with a Makefile in the tree"
+		grep -qxF "$mf" "$1.files" || { prep_file "$1" "$mf"; echo "$mf" >> "$1.files"; }
+		printf 'GCOV_PROFILE_%s := y\n' "$(basename "$o")" >> "$1/$mf"
+	done
+}
+
+if [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ] &&
+   [ -f "$tree/.umkit-stamp" ] && [ -f "$tree/.umkit-patched" ] &&
+   [ "$(cat "$tree/.umkit-pristine-id" 2>/dev/null)" = "$pristine_id" ]; then
+	# A tree of another series on the same source: only the files
+	# either series changes are made again, in a stage beside it, and
+	# moved in once every patch has applied (about 0.05 s, where a new
+	# farm of the source's 95000 files and the old one's removal took
+	# 3.1 s).  The stamp goes first: a move cut short leaves a tree
+	# without one, which the next build makes again whole.
+	stage="$vdir/stage.new"
+	rm -rf "$stage" "$stage.files"
+	trap 'rm -rf "$stage" "$stage.files"' EXIT INT TERM
+	mkdir "$stage"
+	# prep_file DIR FILE: FILE's pristine text, a file of its own in
+	# the stage (nothing when the source has no FILE: a new file).
+	# A file an earlier patch of the series changed is kept as it is.
+	prep_file() {
+		! grep -qxF "$2" "$1.files" || return 0
+		[ -f "$pristine/$2" ] || return 0
+		mkdir -p "$(dirname "$1/$2")"
+		cp "$pristine/$2" "$1/$2" && chmod u+w "$1/$2"
+	}
+	apply_series "$stage"
+	# The previous series' files, back to the pristine text (a copy, so
+	# make rebuilds what depends on them), or gone if the source has none.
+	for f in $(sort -u "$tree/.umkit-patched"); do
+		grep -qxF "$f" "$stage.files" || prep_file "$stage" "$f"
+	done
+	rm -f "$tree/.umkit-stamp"
+	for f in $(sort -u "$tree/.umkit-patched" "$stage.files"); do
+		# A file both series make the same (base's) keeps its time:
+		# make has nothing to do for it.
+		if [ -f "$stage/$f" ] && grep -qxF "$f" "$tree/.umkit-patched" &&
+		    cmp -s "$stage/$f" "$tree/$f"; then
+			:
+		elif [ -f "$stage/$f" ]; then
+			mkdir -p "$(dirname "$tree/$f")"
+			mv -f "$stage/$f" "$tree/$f"
+		else
+			rm -f "$tree/$f"
+		fi
+	done
+	mv -f "$stage.files" "$tree/.umkit-patched"
+	echo "$stamp" > "$tree/.umkit-stamp"
+	rm -rf "$stage"
+	trap - EXIT INT TERM
+elif [ "$(cat "$tree/.umkit-stamp" 2>/dev/null)" != "$stamp" ]; then
+	new="$vdir/src.new"
+	rm -rf "$new" "$new.files"
+	trap 'rm -rf "$new" "$new.files"' EXIT INT TERM
+	# Hard links, else symbolic ones: a shared source owned by another
+	# user cannot be hard-linked (fs.protected_hardlinks), and a copy of
+	# it would be 1.3 GB per user.  A copy is the last resort.
+	cp -al "$pristine" "$new" 2>/dev/null ||
+		{ rm -rf "$new"; cp -as "$pristine" "$new" 2>/dev/null; } ||
+		{ rm -rf "$new"; cp -a "$pristine" "$new"; }
+	rm -f "$new/.umkit-stamp" "$new/.umkit-patched" "$new/.umkit-pristine-id"
+	# prep_file DIR FILE: the link replaced by a private copy.
+	prep_file() { private_copy "$1/$2"; }
+	apply_series "$new"
 	# Files patched in the previous tree but not now: fresh copies, so
 	# their objects are rebuilt from the pristine text.
 	if [ -f "$tree/.umkit-patched" ]; then
 		for f in $(sort -u "$tree/.umkit-patched"); do
-			grep -qxF "$f" "$new/.umkit-patched" || private_copy "$new/$f"
+			grep -qxF "$f" "$new.files" || private_copy "$new/$f"
 		done
 	fi
+	mv -f "$new.files" "$new/.umkit-patched"
+	echo "$pristine_id" > "$new/.umkit-pristine-id"
 	echo "$stamp" > "$new/.umkit-stamp"
 	rm -rf "$tree.old"
 	[ ! -d "$tree" ] || mv "$tree" "$tree.old"
