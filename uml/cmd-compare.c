@@ -44,7 +44,7 @@ compare_main(int argc, char **argv)
 	const char	*names = "procbench", *json = NULL, *plot = NULL, *label[2];
 	const char	*setup[2] = { NULL, NULL };
 	char		*kern[2], err[512], *end, *lab[2] = { NULL, NULL };
-	int		 c, n = 5, rc, i, jobs = bench_default_jobs(), coverage = 0, cost = 0;
+	int		 c, n = 5, rc, i, jobs = 0, coverage = 0, cost = 0;
 
 	while ((c = getopt_long(argc, argv, "n:j:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -117,6 +117,13 @@ compare_main(int argc, char **argv)
 	if (strcmp(label[0], label[1]) == 0)
 		for (i = 0; i < 2; i++)
 			label[i] = lab[i] = xasprintf("%c:%s", 'A' + i, label[i]);
+	if (jobs == 0) {
+		char	why[256];
+
+		if ((jobs = bench_host_jobs(why, sizeof why)) == 1)
+			fprintf(stderr, "compare: one boot at a time: %s (-j 2 "
+			    "to run two anyway)\n", why);
+	}
 	rc = bench_run((const char **)kern, label, setup, names, n, jobs, &r);
 	if (rc == 0) {
 		bench_table(&r, stdout);
@@ -155,8 +162,11 @@ const struct cmd cmd_compare = {
 "  -n N           boots per kernel (2-100; default 5)\n"
 "  -j J           J boots at a time (default 2 on a host of 2 CPUs or\n"
 "                more: an A and a B boot together, each on a host CPU of\n"
-"                its own, the CPUs swapped between pairs; 1: one at a\n"
-"                time, A and B still alternating CPUs)\n"
+"                its own, the CPUs swapped between pairs; but 1 where two\n"
+"                processes forking at once on two CPUs each take 1.3x as\n"
+"                long or longer, a probe of about a second, once per host\n"
+"                boot: there two boots would change each other's figures;\n"
+"                1: one at a time, A and B still alternating CPUs)\n"
 "  --setup-a CMD, --setup-b CMD\n"
 "                guest shell commands each boot of A (B) runs first, e.g.\n"
 "                a variant's switch; A and B may then be one variant\n"

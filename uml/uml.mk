@@ -23,7 +23,7 @@ LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/sandbox.c uml/tuiexec.c 
 		   uml/kernel/kbuild.c \
 		   $(addprefix uml/lab/,lab-file.c lab-expr.c lab-run.c lab-out.c lab-key.c \
 			lab-ex.c lab-exbuild.c lab-ui.c lab-cat.c lab-state.c lab-batch.c) \
-		   $(addprefix uml/patch/,patchin.c pset-cov.c bench.c stats.c selftests.c st-ktap.c smoke.c \
+		   $(addprefix uml/patch/,patchin.c pset-cov.c bench.c bench-host.c stats.c selftests.c st-ktap.c smoke.c \
 			smoke-stage.c smoke-tested.c mkline.c smoke-boot.c smoke-labs.c smoke-cov.c \
 			compare-cov.c) \
 		   $(addprefix uml/cov/,cov.c cov-link.c cov-report.c) \

@@ -74,6 +74,16 @@ int	bench_host_cpu(int k, int jobs, int ncpu);
  * between pairs: host drift hits both sides of a pair), else 1.
  */
 int	bench_default_jobs(void);
+/*
+ * The benchmarks' default -j (bench-host.c): bench_default_jobs(), but 1
+ * on a host where two processes forking at once, one per CPU, each take
+ * 1.3x as long a fork as one alone or longer (two boots at once would
+ * change each other's figures); the probe's answer is kept in
+ * cache/host-pair for the host's boot.  Why, in words, into why.
+ */
+int	bench_host_jobs(char *why, size_t whylen);
+/* The probe itself: a fork's time two at once over alone, or -1. */
+double	bench_host_pair_slowdown(void);
 /* "hostname, Linux RELEASE, CPU model x N" of this machine, allocated. */
 char	*bench_host_id(void);
 /* 0 if every name in the comma list is a benchmark (else err names it). */

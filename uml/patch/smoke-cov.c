@@ -109,7 +109,8 @@ smoke_cov(struct smoke *s)
 		const char	*label[2] = { "patched", "patched+gcov" };
 		struct bres	 r;
 
-		rc = bench_run(kern, label, NULL, s->bench, s->boots, s->jobs, &r);
+		rc = bench_run(kern, label, NULL, s->bench, s->boots,
+		    smoke_bench_jobs(s), &r);
 		if (rc == 0) {
 			printf("    the instrumented kernel against the plain one "
 			    "(gcov's run-time cost):\n");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench.h"
 #include "smoke.h"
 #include "spawn.h"
 #include "util.h"
@@ -20,7 +21,7 @@
 int
 smoke_labs_run(struct smoke *s, const char *kernel, const char *log)
 {
-	char		*jobs = xasprintf("%d", s->jobs);
+	char		*jobs = xasprintf("%d", s->jobs > 0 ? s->jobs : bench_default_jobs());
 	char		*argv[] = { umkit_exe(), "lab", (char *)s->labs, "--batch",
 			    "--jobs", jobs, "--base-kernel", (char *)kernel, NULL };
 	struct spawn	 sp;

@@ -39,7 +39,6 @@ smoke_init(struct smoke *s)
 	s->labs = "all";
 	s->timeout_s = 60;
 	s->bench = "all";
-	s->jobs = bench_default_jobs();
 	s->boots = 5;
 	s->stage_t0 = now_ms();
 }
@@ -95,6 +94,18 @@ print_after(const char *text, const char *mark, int max)
 	}
 }
 
+/* The benchmark boots at a time: -j, else the host probe's, said once. */
+int
+smoke_bench_jobs(struct smoke *s)
+{
+	char	why[256];
+
+	if (s->jobs == 0 && (s->jobs = bench_host_jobs(why, sizeof why)) == 1)
+		printf("    one benchmark boot at a time: %s (-j 2 to run two "
+		    "anyway)\n", why);
+	return s->jobs;
+}
+
 /* Stage 6: the benchmarks, base against the patch. */
 static int
 smoke_bench(struct smoke *s)
@@ -104,7 +115,7 @@ smoke_bench(struct smoke *s)
 	struct bres	 r;
 	int		 rc;
 
-	rc = bench_run(kern, label, NULL, s->bench, s->boots, s->jobs, &r);
+	rc = bench_run(kern, label, NULL, s->bench, s->boots, smoke_bench_jobs(s), &r);
 	if (rc == 0) {
 		smoke_stage(s, "bench", "ok: %s, %d boots per kernel", s->bench, s->boots);
 		bench_table(&r, stdout);

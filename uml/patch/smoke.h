@@ -72,7 +72,9 @@ struct smoke {
 	int		 debug, hash_only, timeout_s;
 	const char	*configs[SMOKE_MAX_CONFIGS];	/* --config CONFIG_X=y */
 	int		 nconfigs;
-	int		 jobs;		/* -j: benchmark boots at a time */
+	int		 jobs;		/* -j: benchmark boots at a time (0:
+					   smoke_bench_jobs() chooses; the labs
+					   then run bench_default_jobs()) */
 	int		 coverage;	/* --coverage; 2: --require-coverage */
 	int		 coverage_cost;	/* --coverage-cost: the benchmarks' A/B
 					   round on the gcov kernel */
@@ -173,6 +175,8 @@ int	 smoke_reports(const char *text, int print, int max);
 const char *smoke_first_report(const char *text);
 /* Run the labs' batch checks, base steps on kernel (KTAP into log). */
 int	 smoke_labs_run(struct smoke *, const char *kernel, const char *log);
+/* The benchmark boots at a time: -j, else bench_host_jobs(), said once. */
+int	 smoke_bench_jobs(struct smoke *);
 
 /* smoke-cov.c: the coverage pass. */
 
