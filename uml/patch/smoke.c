@@ -100,10 +100,13 @@ smoke_bench_jobs(struct smoke *s)
 {
 	char	why[256];
 
-	if (s->jobs == 0 && (s->jobs = bench_host_jobs(why, sizeof why)) == 1)
+	if (s->jobs > 0)
+		return s->jobs;
+	if (s->bench_jobs == 0 &&
+	    (s->bench_jobs = bench_host_jobs(why, sizeof why)) == 1)
 		printf("    one benchmark boot at a time: %s (-j 2 to run two "
 		    "anyway)\n", why);
-	return s->jobs;
+	return s->bench_jobs;
 }
 
 /* Stage 6: the benchmarks, base against the patch. */

@@ -72,9 +72,11 @@ struct smoke {
 	int		 debug, hash_only, timeout_s;
 	const char	*configs[SMOKE_MAX_CONFIGS];	/* --config CONFIG_X=y */
 	int		 nconfigs;
-	int		 jobs;		/* -j: benchmark boots at a time (0:
-					   smoke_bench_jobs() chooses; the labs
-					   then run bench_default_jobs()) */
+	int		 jobs;		/* -j: benchmark boots and labs at a
+					   time (0: smoke_bench_jobs() chooses
+					   the boots, bench_default_jobs() the
+					   labs) */
+	int		 bench_jobs;	/* smoke_bench_jobs()' answer, or 0 */
 	int		 coverage;	/* --coverage; 2: --require-coverage */
 	int		 coverage_cost;	/* --coverage-cost: the benchmarks' A/B
 					   round on the gcov kernel */
