@@ -169,6 +169,37 @@ test_reports(void **st)
 	assert_int_equal(smoke_reports("", 0, 12), 0);
 }
 
+/*
+ * A flood's repeated line: counted with the printk stamps left out, other
+ * lines between, the last line without its newline; only the first n
+ * bytes; past a full table of distinct lines, nothing breaks.
+ */
+static void
+test_repeats(void **st)
+{
+	size_t	 cap = 3000 * 64 + SMOKE_FLOOD_SLOTS * 24 + 64, n = 0;
+	char	*t = xmalloc(cap);
+	int	 i;
+
+	assert_int_equal(smoke_repeats("", 0), 0);
+	assert_int_equal(smoke_repeats("one line", 8), 1);
+	for (i = 0; i < 1200; i++)
+		n += snprintf(t + n, cap - n, "[    %d.%06d] vmscan: a flood\n%s",
+		    i / 1000, i % 1000 * 997, i % 3 ? "" : "other\n");
+	n += snprintf(t + n, cap - n, "[    9.000000] vmscan: a flood");
+	assert_int_equal(smoke_repeats(t, n), 1201);
+	assert_int_equal(smoke_repeats(t, 10), 1);
+	assert_true(smoke_repeats(t, n / 2) < 700);
+	/* More distinct lines than the table holds: the flood still counts. */
+	n = 0;
+	for (i = 0; i < SMOKE_FLOOD_SLOTS + 100; i++)
+		n += snprintf(t + n, cap - n, "line %d\n", i);
+	for (i = 0; i < 1000; i++)
+		n += snprintf(t + n, cap - n, "line 5\n");
+	assert_int_equal(smoke_repeats(t, n), 1001);
+	free(t);
+}
+
 /* An input that is not there ends the run at its input stage: status 2. */
 static void
 test_run_refused_input(void **st)
@@ -227,6 +258,7 @@ main(void)
 		cmocka_unit_test(test_junit),
 		cmocka_unit_test(test_junit_write),
 		cmocka_unit_test(test_reports),
+		cmocka_unit_test(test_repeats),
 		cmocka_unit_test(test_run_refused_input),
 		cmocka_unit_test(test_run_hash_only),
 	};

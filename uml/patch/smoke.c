@@ -327,7 +327,11 @@ smoke_boot(struct smoke *s)
 		    (now_ms() - t0) / 1000.0, log);
 		rc = 0;
 	} else {
-		if (flood && rc != EXIT_PANIC)
+		if (flood == 3 && rc != EXIT_PANIC)
+			smoke_stage(s, "boot", "FAIL: console flood (one line %d "
+			    "times or more before the shell was done)",
+			    SMOKE_FLOOD_REPEATS);
+		else if (flood && rc != EXIT_PANIC)
 			smoke_stage(s, "boot", "FAIL: console flood (more than %d KiB%s)",
 			    SMOKE_FLOOD_BYTES >> 10, flood == 2 ? "; the boot was stopped" : "");
 		else if (rc == EXIT_PANIC)

@@ -46,6 +46,8 @@ struct pset;
  * kernel's 128 KiB log buffer: more console than this is a flood.
  */
 #define SMOKE_FLOOD_BYTES	(512 << 10)
+#define SMOKE_FLOOD_REPEATS	1000	/* one console line this often: a flood */
+#define SMOKE_FLOOD_SLOTS	8192	/* distinct lines smoke_repeats() counts */
 /* A reproducer's own output counts too: its run may write this much. */
 #define SMOKE_RUN_LOG_MAX	(64 << 20)
 
@@ -166,6 +168,11 @@ int	 smoke_kbuild(struct smoke *, const char *variant, const char *dir,
  */
 int	 smoke_boot_run(struct smoke *, const char *kernel, const char *cmd,
 	    const char *logfile, off_t limit, int *nrep, int print, int *flood);
+/*
+ * The most times one line of the console's first n bytes of text was
+ * printed (printk time stamps left out).
+ */
+int	 smoke_repeats(const char *text, size_t n);
 /* The marker before the guest's dmesg at the end of a boot's log. */
 #define SMOKE_DMESG_MARK	"@@umkit-smoke-dmesg@@"
 /*
