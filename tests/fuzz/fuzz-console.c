@@ -2,11 +2,14 @@
 /*
  * fuzz-console.c - libFuzzer entry point for the scanners of a guest's
  * console text: oops_find (umkit exec's report of a panic or WARN) and
- * smoke's report scan (smoke_reports, smoke_first_report).  The input's
+ * smoke's report scan (smoke_reports, smoke_first_report) and flood count
+ * (smoke_repeats).  The input's
  * first byte sets oops_find's line limit (1..256), the rest is the text.
  * Never crash or leak; a report found is a piece of the text that holds
  * the line it was found by; the scan counts at least one report exactly
- * when smoke_first_report names a mark.
+ * when smoke_first_report names a mark; the most repeated line is seen
+ * between 0 and as many times as the text has lines, and once or more
+ * in a text that is not empty.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -58,6 +61,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((warn != 0 && warn != 1) || strstr(text, rep) == NULL)
 			abort();
 		free(rep);
+	}
+	{
+		size_t	len = strlen(text), lines = 1, i;
+		int	r = smoke_repeats(text, len);
+
+		for (i = 0; i < len; i++)
+			lines += text[i] == '\n';
+		if (r < 0 || (size_t)r > lines || (len > 0) != (r > 0))
+			abort();
 	}
 	n = reports_printed(text);
 	if (n < 0 || (n > 0) != (smoke_first_report(text) != NULL) ||
