@@ -39,8 +39,10 @@ struct bdef {
 static const struct bdef bdefs[] = {
 	/*
 	 * umkit smoke's default runs every one of these in 5 boots per
-	 * side, 2 boots at a time; the boot-to-boot spread, not these
-	 * counts, limits what the t-test can see.  Each is as short as its
+	 * side, 2 boots at a time where the host allows it (bench-host.c;
+	 * one at a time on this kit's 2-CPU machine, 9.1 s a boot); the
+	 * boot-to-boot spread, not these counts, limits what the t-test
+	 * can see.  Each is as short as its
 	 * spread allows, measured in 12 boots of base, 2 at a time on host
 	 * CPUs 0 and 1 swapped between pairs, each boot running the old and
 	 * the new form (cv: stddev over the boots in % of the mean):
