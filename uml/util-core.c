@@ -148,6 +148,17 @@ xasprintf(const char *fmt, ...)
 	return s;
 }
 
+/* FNV-1a of the n bytes at p, going on from h (FNV1A_BASIS to start). */
+unsigned long long
+fnv1a(unsigned long long h, const void *p, size_t n)
+{
+	const unsigned char	*c = p;
+
+	while (n-- > 0)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
 /* Monotonic microseconds. */
 long long
 now_us(void)

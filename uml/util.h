@@ -51,6 +51,9 @@ char	*xstrdup(const char *);
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 char	*xvasprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
 
+/* FNV-1a's offset basis, and h carried on over the n bytes at p. */
+#define FNV1A_BASIS	0xcbf29ce484222325ULL
+unsigned long long fnv1a(unsigned long long h, const void *p, size_t n);
 /* Monotonic time in microseconds, and in milliseconds. */
 long long now_us(void);
 long long now_ms(void);

@@ -27,7 +27,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -37,16 +36,6 @@
 #define PROBE_FORKS	60	/* forks timed per process and round */
 #define PROBE_ROUNDS	3	/* alone, then two at once, this many times */
 #define PROBE_SLOWER	1.3	/* two at once this much slower: one at a time */
-
-/* Monotonic time in microseconds. */
-static double
-probe_now_us(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 /*
  * A forking process pinned to cpu: maps and touches PROBE_MB, waits for
@@ -58,7 +47,8 @@ probe_child(int cpu, int go, int res)
 {
 	cpu_set_t	 set;
 	char		*p, c;
-	double		 t0, us = -1;
+	long long	 t0;
+	double		 us = -1;
 	int		 i;
 	pid_t		 q;
 
@@ -70,7 +60,7 @@ probe_child(int cpu, int go, int res)
 	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (p == MAP_FAILED || read(go, &c, 1) != 1)
 		_exit(1);
-	t0 = probe_now_us();
+	t0 = now_us();
 	for (i = 0; i < PROBE_FORKS; i++) {
 		if ((q = fork()) == 0)
 			_exit(0);
@@ -78,7 +68,7 @@ probe_child(int cpu, int go, int res)
 			break;
 	}
 	if (i == PROBE_FORKS)
-		us = (probe_now_us() - t0) / PROBE_FORKS;
+		us = (double)(now_us() - t0) / PROBE_FORKS;
 	_exit(write(res, &us, sizeof us) == sizeof us ? 0 : 1);
 }
 

@@ -263,8 +263,7 @@ smoke_repeats(const char *text, size_t n)
 			q += 1 + (q + 1 < nl && q[1] == ' ');
 		else
 			q = p;
-		for (h = 0xcbf29ce484222325ULL; q < nl; q++)
-			h = (h ^ (unsigned char)*q) * 0x100000001b3ULL;
+		h = fnv1a(FNV1A_BASIS, q, nl - q);
 		for (i = h % SMOKE_FLOOD_SLOTS, k = 0; k < SMOKE_FLOOD_SLOTS &&
 		    cnt[i] != 0 && key[i] != h; k++)
 			i = (i + 1) % SMOKE_FLOOD_SLOTS;

@@ -206,17 +206,15 @@ static char *
 smoke_config_text(const struct smoke *s, char *tag, size_t len)
 {
 	char			*t = NULL, *n;
-	unsigned long long	 h = 0xcbf29ce484222325ULL;
-	const char		*c;
+	unsigned long long	 h = FNV1A_BASIS;
 	int			 i;
 
 	tag[0] = '\0';
 	if (s->debug)
 		t = xstrdup(debug_config);
 	for (i = 0; i < s->nconfigs; i++) {
-		for (c = s->configs[i]; *c != '\0'; c++)
-			h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
-		h = (h ^ '\n') * 0x100000001b3ULL;
+		h = fnv1a(h, s->configs[i], strlen(s->configs[i]));
+		h = fnv1a(h, "\n", 1);
 		n = xasprintf("%s%s%s\n", t ? t : "", i == 0 ?
 		    "# umkit smoke --config\n" : "", s->configs[i]);
 		free(t);
