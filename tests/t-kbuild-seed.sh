@@ -25,8 +25,9 @@ cc_of() { awk '$1 == "CC" { print $2 }' $b/k/$1/build.log; }
 # base's own first build has no tree to start from.  It runs as a
 # 'make -n' runs it (MAKEFLAGS=n: the '+' recipes of make test and make
 # kernel still run): the make flags of its caller are not the kernel's.
+# Its config is made, not taken from the configs kbuild.sh keeps.
 mkdir -p $tmp/patches/base && cp patches/base/series patches/base/*.patch $tmp/patches/base/
-out=$(MAKEFLAGS=n kb base 2>&1); rc=$?
+out=$(MAKEFLAGS=n UMKIT_KCONFIG_CACHE=off kb base 2>&1); rc=$?
 is "base builds in a build directory of its own" "$rc" 0
 if [ "$rc" != 0 ]; then
 	echo "$out" | sed 's/^/# /'

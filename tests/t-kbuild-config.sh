@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# t-kbuild-config.sh - step 2 of uml/kernel/kbuild.sh (--config): a config
+# made once (tinyconfig, the fragments, olddefconfig: about 28 s) is kept
+# by its inputs, and the next tree with the same inputs takes it from the
+# cache, the same file; an entry that lost a requested value is not used
+# but made again.  Each build directory and the cache are private; the
+# cache starts with the user's entries, so that a base config make kernel
+# kept is a hit here and only the damaged entry is made again.
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+uml/kernel/fetch-source.sh > /dev/null || { echo "1..0 # SKIP no kernel source"; exit 0; }
+kc=$tmp/kc
+mkdir -p $kc $tmp/patches/base
+cp patches/base/series patches/base/*.patch $tmp/patches/base/
+cp "${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}"/kconfig/*.config $kc/ 2>/dev/null
+# kc N: kbuild.sh --config base in the private build directory N.
+kc() { UMKIT_KCONFIG_CACHE=$kc UMKIT_PATCHES=$tmp/patches UMKIT_BUILD=$tmp/b$1 \
+	uml/kernel/kbuild.sh --config base 2>&1; }
+# from_cache N: the cache entry build N took its config from, if it did.
+from_cache() { sed -n 's/^umkit: config from the cache: \([^ ]*\) .*/\1/p' $tmp/b$1/k/base/config.log; }
+
+out=$(kc 1); rc=$?
+is "kbuild.sh --config base: prints the .config" "$rc:$out" "0:$tmp/b1/k/base/obj/.config"
+cfg1=$tmp/b1/k/base/obj/.config
+if [ -f build/k/base/obj/.config ]; then
+	is "... the config of make kernel's base" "$(cmp $cfg1 build/k/base/obj/.config 2>&1)" ""
+else
+	skip "... the config of make kernel's base" "no build/k/base: make kernel"
+fi
+entry=$(for f in $kc/*.config; do cmp -s "$f" $cfg1 && echo "$f"; done | head -1)
+check "... the cache holds it" [ -n "$entry" ]
+
+out=$(kc 2); rc=$?
+is "another tree with the same inputs" "$rc" 0
+is "... takes its config from the cache (config.log)" "$(from_cache 2)" "$entry"
+is "... the same file" "$(cmp $tmp/b2/k/base/obj/.config $cfg1 2>&1)" ""
+check "... and no Kconfig pass ran (config.log is that one line)" \
+	[ "$(wc -l < $tmp/b2/k/base/config.log)" -eq 1 ]
+
+# An entry without a value the fragments ask for is not used.
+grep -v '^CONFIG_LRU_GEN=y$' "$entry" > $tmp/damaged && cp $tmp/damaged "$entry"
+out=$(kc 3); rc=$?
+is "an entry that lost CONFIG_LRU_GEN=y" "$rc" 0
+is "... is not used" "$(from_cache 3)" ""
+is "... the config is made again, the same" "$(cmp $tmp/b3/k/base/obj/.config $cfg1 2>&1)" ""
+is "... and kept whole again" "$(cmp "$entry" $cfg1 2>&1)" ""
+
+done_testing
