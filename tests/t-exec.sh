@@ -98,6 +98,15 @@ err=$("$UMKIT" exec -k no/such/linux -- true 2>&1)
 is "a -k kernel that is not there gives 125" "$?" 125
 like "and names it" "$err" '^umkit: -k no/such/linux: No such file or directory'
 no_leftovers "nothing left after a variant or kernel that cannot be had"
+# A kit without its initramfs (UMKIT_TOP a directory with none): the
+# start fails after run/NAME is made; under ASan (t-exec-asan) a name or
+# path of it not freed is a leak, and the status is no longer 125.
+notop=$(mktemp -d)
+err=$(UMKIT_TOP=$notop "$UMKIT" exec -k "$TOP/build/k/base/linux" -- true 2>&1)
+is "a kit without its initramfs gives 125" "$?" 125
+like "... names the file" "$err" "^umkit: $notop/build/rootfs/initramfs.cpio: missing"
+is "... and leaves no run directory of the guest" "$(ls "$notop/run" 2>&1)" "log"
+rm -rf "$notop"
 
 # -k with a relative path: the sandbox binds the kernel at its absolute
 # path (a relative one failed: "bwrap: Can't mkdir parents for build/...").

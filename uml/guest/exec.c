@@ -289,6 +289,9 @@ exec_fresh_io(struct guest_opts *o, int timeout_s, int in_fd, int out_fd,
 	if (guest_boot(&g, o, rundir) < 0) {
 		run_remove(name);
 		free(o->kpath);
+		free(rundir);
+		free(log);
+		free(tmplog);
 		return EXIT_KIT;
 	}
 	w = watch_start(&g, timeout_s);

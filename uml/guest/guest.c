@@ -520,9 +520,12 @@ guest_boot(struct guest *g, struct guest_opts *o, const char *rundir)
 	int	try, rc;
 
 	for (try = 0; ; try++) {
-		if ((rc = boot_once(g, o, rundir, try < 2)) != -2)
-			return rc;
+		if ((rc = boot_once(g, o, rundir, try < 2)) == 0)
+			return 0;
+		/* Nothing of a failed start is kept (its names, console). */
 		guest_free(g);
+		if (rc != -2)
+			return rc;
 		usleep(20000 * (try + 1));
 	}
 }
