@@ -90,13 +90,7 @@ static const char *const reserved[] = {
 static void
 key_bytes(struct initrd_list *L, const void *p, size_t n)
 {
-	const uint8_t	*b = p;
-	size_t		 i;
-
-	for (i = 0; i < n; i++) {
-		L->key ^= b[i];
-		L->key *= 0x100000001b3ULL;
-	}
+	L->key = fnv1a(L->key, p, n);
 }
 
 /* Mix a number into the archive's identity. */
@@ -618,7 +612,7 @@ initrd_prepare(struct guest_opts *o)
 	if (o->nadds == 0 || o->files != NULL)
 		return;
 	L = xcalloc(1, sizeof *L);
-	L->key = 0xcbf29ce484222325ULL;
+	L->key = FNV1A_BASIS;
 	key_bytes(L, "umkit-initrd-1", 14);
 	L->base = top_path("build/rootfs/initramfs.cpio");
 	scan_base(L);

@@ -2639,15 +2639,13 @@ lab_student(void)
 unsigned long long
 lab_draw(const char *student, const char *lab, const char *what)
 {
-	unsigned long long	 h = 0xcbf29ce484222325ULL;
+	unsigned long long	 h = FNV1A_BASIS;
 	const char		*parts[3] = { student, lab, what };
-	const unsigned char	*c;
 	int			 i;
 
 	for (i = 0; i < 3; i++) {
-		for (c = (const unsigned char *)parts[i]; *c != '\0'; c++)
-			h = (h ^ *c) * 0x100000001b3ULL;
-		h = (h ^ 0xff) * 0x100000001b3ULL;	/* the separator */
+		h = fnv1a(h, parts[i], strlen(parts[i]));
+		h = fnv1a(h, "\xff", 1);	/* the separator */
 	}
 	h ^= h >> 30;
 	h *= 0xbf58476d1ce4e5b9ULL;

@@ -191,11 +191,7 @@ link_err(struct mirror *m, const char *what, const char *path, int err)
 static uint64_t
 hash_str(const char *s)
 {
-	uint64_t	h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return fnv1a(FNV1A_BASIS, s, strlen(s));
 }
 
 /* Whether a guest file is read with offset reads from the start. */
