@@ -592,10 +592,11 @@ if [ "$kcache" != off ] && [ -f "$pristine/.umkit-pristine" ]; then
 	} | sha256sum | cut -c1-24)
 	kcfile=$kcache/$kckey.config
 fi
-# stuck CONFIG: the requested values that CONFIG (a .config) lacks, one
-# per line as "CONFIG_X=v (got w)".
+# stuck CONFIG FRAGMENT...: the values the fragments ask for that CONFIG
+# (a .config) lacks, one per line as "CONFIG_X=v (got w)".
 stuck() {
-	cat "$@" | awk -v cfgfile="$cfgf" '
+	_c=$1; shift
+	cat "$@" | awk -v cfgfile="$_c" '
 		BEGIN { while ((getline l < cfgfile) > 0) {
 			if (l ~ /^CONFIG_[A-Za-z0-9_]+=/) { k = l; sub(/=.*/, "", k); v = l; sub(/^[^=]*=/, "", v); have[k] = v }
 			else if (l ~ /^# CONFIG_[A-Za-z0-9_]+ is not set/) { split(l, a, " "); have[a[2]] = "n" } } }
@@ -608,7 +609,7 @@ if [ "$(cat "$obj/.umkit-config-stamp" 2>/dev/null)" != "$cstamp" ] || [ ! -f "$
 	# A cached config is used when it is a UML one and every requested
 	# value is in it (a damaged file is made again).
 	if [ -n "$kcfile" ] && [ -s "$kcfile" ] && grep -qx 'CONFIG_UML=y' "$kcfile" &&
-	    cfgf=$kcfile && [ -z "$(stuck "$@")" ] && cp "$kcfile" "$cfg/.config"; then
+	    [ -z "$(stuck "$kcfile" "$@")" ] && cp "$kcfile" "$cfg/.config"; then
 		echo "umkit: config from the cache: $kcfile (the same sources, fragments and compiler)" > "$vdir/config.log"
 		touch "$kcfile"
 	else
@@ -621,8 +622,7 @@ if [ "$(cat "$obj/.umkit-config-stamp" 2>/dev/null)" != "$cstamp" ] || [ ! -f "$
 		[ -f "$cfg/.config" ] && [ ! -L "$cfg/.config" ] ||
 			die 3 "variant $variant: configuring made no .config in $cfg"
 		# Every requested value must have stuck.
-		cfgf=$cfg/.config
-		bad=$(stuck "$@")
+		bad=$(stuck "$cfg/.config" "$@")
 		if [ -n "$bad" ]; then
 			echo "umkit: variant $variant: these options did not stick after olddefconfig:" >&2
 			echo "$bad" | sed 's/^/    /' >&2
