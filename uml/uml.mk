@@ -27,7 +27,7 @@ LAUNCHER_SRCS	:= uml/umkit.c uml/util.c uml/spawn.c uml/sandbox.c uml/tuiexec.c 
 			smoke-stage.c smoke-tested.c mkline.c smoke-boot.c smoke-labs.c smoke-cov.c \
 			compare-cov.c) \
 		   $(addprefix uml/cov/,cov.c cov-link.c cov-report.c) \
-		   $(addprefix uml/repro/,repro.c repro-out.c seeds.c)
+		   $(addprefix uml/repro/,repro.c repro-json.c repro-out.c seeds.c)
 LAUNCHER_OBJS	:= $(LAUNCHER_SRCS:%.c=$(B)/obj/%.o)
 
 all-parts: kernel umkit
@@ -92,10 +92,12 @@ $(ENGINE_TESTS): $(B)/tests/%: $(call san,tests/unit/%.c $(ENGINE_SRCS) $(B)/lib
 		-o $@ $(SAN_IN) $(FUSE_LIBS) -ljansson -lnettle -lpthread -lm -lcmocka
 UNIT_TESTS	+= $(ENGINE_TESTS)
 
-# umkit reproduce's reading of guest results and its verdicts.
+# umkit reproduce's reading of guest results and its verdicts; its stored
+# runs as JSON, written and read back.
 REPRO_CORE	:= uml/repro/repro-out.c uml/repro/seeds.c uml/patch/stats.c \
 		   uml/util-core.c uml/repro/repro.h uml/patch/stats.h
-$(B)/tests/test-repro: $(call san,tests/unit/test-repro.c $(REPRO_CORE))
+REPRO_JSON	:= uml/repro/repro-json.c $(REPRO_CORE)
+$(B)/tests/test-repro: $(call san,tests/unit/test-repro.c $(REPRO_JSON))
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(SAN_IN) -lcmocka -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml -o $@ $(SAN_IN) -lcmocka -ljansson -lm
 UNIT_TESTS	+= $(B)/tests/test-repro

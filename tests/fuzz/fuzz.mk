@@ -162,6 +162,20 @@ $(eval $(call fuzz_plain,mkline,uml/patch/mkline.c uml/util-core.c uml/patch/mkl
 # --- a guest's repro: result lines (uml/repro/repro-out.c) ------------------
 $(eval $(call fuzz_plain,repro,$(REPRO_CORE),65536))
 
+# --- a stored reproduce run, umkit reproduce --from (uml/repro/repro-json.c) -
+$(LT)/fuzz-repro-json-replay: $(call san,tests/fuzz/fuzz-repro-json.c tests/fuzz/replay.c \
+		$(REPRO_JSON))
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -iquote uml \
+		-DCORPUS='"$(CURDIR)/tests/fuzz-corpus-repro-json"' -o $@ \
+		$(SAN_IN) -ljansson -lm
+UNIT_TESTS	+= $(LT)/fuzz-repro-json-replay
+
+$(B)/fuzz/fuzz-repro-json: tests/fuzz/fuzz-repro-json.c $(REPRO_JSON)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -ljansson -lm
+$(eval $(call fuzz_run,repro-json,65536,tests/fuzz-corpus-repro-json))
+
 # --- a selftest's output: its KTAP subtests (uml/patch/st-ktap.c) ------------
 $(eval $(call fuzz_plain,ktap,uml/patch/st-ktap.c uml/util-core.c uml/patch/selftests.h,65536))
 

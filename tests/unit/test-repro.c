@@ -2,7 +2,8 @@
 /*
  * test-repro.c - unit tests of umkit reproduce's reading of guest result
  * lines (uml/repro/repro-out.c) and of its per-row verdicts: the
- * thread's direction, the spread, Holm's adjustment.
+ * thread's direction, the spread, Holm's adjustment; and of a stored run
+ * written and read back (uml/repro/repro-json.c).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "repro/repro.h"
 
@@ -197,6 +199,169 @@ t_bound(void **state)
 	free(big);
 }
 
+/* Seed 001's run with samples in two boot groups and context lines. */
+static void
+stored_run(struct repro_data *d)
+{
+	const struct repro_seed *s = repro_find("001");
+
+	repro_data_init(d, s);
+	fill(d, row_of(s, "permm_ns", 0), 0, 5, 1.0 / 3, 0.1);
+	fill(d, row_of(s, "permm_ns", 0), 2, 4, 1e-300, 1e-301);
+	fill(d, row_of(s, "permm_ns", 1), 1, 3, 123456789.125, 7);
+	parse(d, 1, "repro-info: zone pages=5\nrepro-info: cpus=16\n");
+	parse(d, 0, "repro-info: zone pages=5\n");
+	d->host = strdup("2 CPUs, kernel 6.1.0");
+	d->boots = 6;
+	d->secs = 41.5;
+	d->quick = 1;
+	d->refused = 2;
+}
+
+/* dumps(repro_json(d)) read back. */
+static int
+round_trip(const struct repro_data *d, int nd, struct repro_data *out, int max,
+    char *err, size_t len)
+{
+	json_t	*j = repro_json(d, nd);
+	char	*t = json_dumps(j, JSON_INDENT(1));
+	int	 n = repro_json_parse(t, strlen(t), out, max, err, len);
+
+	json_decref(j);
+	free(t);
+	return n;
+}
+
+/* A stored run reads back with every sample exact and the run's facts. */
+static void
+t_json_round(void **state)
+{
+	struct repro_data d[2], e[2];
+	char	err[512];
+	int	r, c, i;
+
+	stored_run(&d[0]);
+	repro_data_init(&d[1], repro_find("004"));
+	d[1].host = strdup("h");
+	d[1].boots = 1;
+	assert_int_equal(round_trip(d, 2, e, 2, err, sizeof err), 2);
+	for (i = 0; i < 2; i++) {
+		assert_ptr_equal(e[i].s, d[i].s);
+		assert_string_equal(e[i].host, d[i].host);
+		assert_int_equal(e[i].boots, d[i].boots);
+		assert_int_equal(e[i].quick, d[i].quick);
+		assert_int_equal(e[i].refused, d[i].refused);
+		assert_true(e[i].secs == d[i].secs);
+		assert_null(e[i].from);
+		for (r = 0; r < REPRO_MAX_ROWS; r++)
+			for (c = 0; c < REPRO_MAX_COLS; c++) {
+				assert_int_equal(e[i].n[r][c], d[i].n[r][c]);
+				if (d[i].n[r][c] > 0)
+					assert_memory_equal(e[i].v[r][c], d[i].v[r][c],
+					    sizeof (double) * (size_t)d[i].n[r][c]);
+			}
+	}
+	assert_int_equal(e[0].ninfo, 3);
+	for (i = 0; i < 3; i++) {
+		assert_string_equal(e[0].info[i], d[0].info[i]);
+		assert_int_equal(e[0].info_g[i], d[0].info_g[i]);
+	}
+	/* One seed wanted, two in the file. */
+	assert_int_equal(round_trip(d, 2, e + 1, 1, err, sizeof err), -1);
+	assert_string_equal(err, "2 seeds, at most 1");
+	for (i = 0; i < 2; i++) {
+		repro_data_free(&d[i]);
+		repro_data_free(&e[i]);
+	}
+}
+
+/* JSON text of seed 001's stored run, changed by edit (a jansson path). */
+static char *
+edited(void (*edit)(json_t *seed))
+{
+	struct repro_data d;
+	json_t	*j;
+	char	*t;
+
+	stored_run(&d);
+	j = repro_json(&d, 1);
+	edit(json_array_get(j, 0));
+	t = json_dumps(j, 0);
+	json_decref(j);
+	repro_data_free(&d);
+	return t;
+}
+
+static json_t *
+col_of_row(json_t *seed, int r, int c)
+{
+	return json_array_get(json_object_get(json_array_get(json_object_get(seed,
+	    "rows"), (size_t)r), "columns"), (size_t)c);
+}
+
+static void e_format(json_t *o) { json_object_set_new(o, "format", json_integer(2)); }
+static void e_seed(json_t *o) { json_object_set_new(o, "seed", json_string("9\x1b[2J")); }
+static void e_row(json_t *o) { json_object_set_new(json_array_get(json_object_get(o, "rows"), 1),
+	"key", json_string("other")); }
+static void e_rows(json_t *o) { json_array_remove(json_object_get(o, "rows"), 0); }
+static void e_col(json_t *o) { json_object_set_new(col_of_row(o, 0, 2), "column",
+	json_string("revert")); }
+static void e_sample(json_t *o) { json_array_append_new(json_object_get(col_of_row(o, 0, 0),
+	"samples"), json_string("1e999")); }
+static void e_many(json_t *o) {
+	json_t *a = json_object_get(col_of_row(o, 0, 0), "samples");
+	int i;
+
+	for (i = 0; i <= REPRO_MAX_SAMPLES; i++)
+		json_array_append_new(a, json_real(i));
+}
+static void e_info(json_t *o) { json_object_set_new(json_array_get(json_object_get(o, "info"), 0),
+	"text", json_string("a\x1b[2Jb")); }
+static void e_group(json_t *o) { json_object_set_new(json_array_get(json_object_get(o, "info"), 0),
+	"group", json_integer(5)); }
+static void e_host(json_t *o) { json_object_del(o, "host"); }
+static void e_secs(json_t *o) { json_object_set_new(o, "secs", json_real(-1)); }
+
+/* A stored run that is not one of this kit's: -1, where, nothing kept. */
+static void
+t_json_bad(void **state)
+{
+	static const struct {
+		void		(*edit)(json_t *);
+		const char	*err;
+	} cases[] = {
+		{ e_format, "entry 1: not a seed of umkit reproduce --json (\"format\": 1)" },
+		{ e_seed, "entry 1: no seed '9?[2J' in this kit" },
+		{ e_row, "entry 1 (seed 001): row 2 is not the kit's" },
+		{ e_rows, "entry 1 (seed 001): want \"rows\", the seed's" },
+		{ e_col, "entry 1 (seed 001): row 1 (fork_us), column 3: want the column 'lazy'" },
+		{ e_sample, "entry 1 (seed 001): row 1 (fork_us), column 1: sample 1 is not a finite number" },
+		{ e_many, "entry 1 (seed 001): row 1 (fork_us), column 1: 2049 samples, at most 2048" },
+		{ e_info, "entry 1 (seed 001): info 1: want a \"text\" of 1 to 160 bytes, no control" },
+		{ e_group, "entry 1 (seed 001): info 1: want a \"group\" from 0 to" },
+		{ e_host, "entry 1 (seed 001): want \"host\"" },
+		{ e_secs, "entry 1 (seed 001): want \"secs\"" },
+	};
+	struct repro_data d[1];
+	char	err[512], *t;
+	size_t	i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		t = edited(cases[i].edit);
+		assert_int_equal(repro_json_parse(t, strlen(t), d, 1, err, sizeof err), -1);
+		if (strncmp(err, cases[i].err, strlen(cases[i].err)) != 0)
+			fail_msg("case %zu: got '%s', want '%s...'", i, err, cases[i].err);
+		free(t);
+	}
+	assert_int_equal(repro_json_parse("[1, 2", 5, d, 1, err, sizeof err), -1);
+	assert_string_equal(err, "line 1: not JSON (']' expected near end of file)");
+	assert_int_equal(repro_json_parse("{}", 2, d, 1, err, sizeof err), -1);
+	assert_string_equal(err, "not umkit reproduce --json's array of seeds");
+	assert_int_equal(repro_json_parse("[]", 2, d, 1, err, sizeof err), -1);
+	assert_int_equal(repro_json_parse("[{\"a\":1,\"a\":2}]", 15, d, 1, err, sizeof err), -1);
+	assert_int_equal(strncmp(err, "line 1: not JSON (duplicate object key", 37), 0);
+}
+
 int
 main(void)
 {
@@ -207,6 +372,8 @@ main(void)
 		cmocka_unit_test(t_groups),
 		cmocka_unit_test(t_verdicts),
 		cmocka_unit_test(t_bound),
+		cmocka_unit_test(t_json_round),
+		cmocka_unit_test(t_json_bad),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

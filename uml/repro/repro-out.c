@@ -49,6 +49,7 @@ repro_data_free(struct repro_data *d)
 	for (r = 0; r < d->ninfo; r++)
 		free(d->info[r]);
 	free(d->host);
+	free(d->from);
 	memset(d, 0, sizeof *d);
 }
 

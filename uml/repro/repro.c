@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* repro.c - a seed's boots, its table, KTAP and JSON (repro.h). */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kernel/kbuild.h"
 #include "patch/bench.h"
@@ -159,6 +164,8 @@ repro_table(const struct repro_data *d, FILE *f)
 	fprintf(f, "kit:    %s\n", s->kit_setup);
 	fprintf(f, "        %s, %d boot%s%s in %.0f s on %s\n", s->variant, d->boots,
 	    d->boots == 1 ? "" : "s", d->quick ? " (--quick)" : "", d->secs, d->host);
+	if (d->from != NULL)
+		fprintf(f, "        (a stored run, read from %s)\n", d->from);
 	for (g = 0; g < REPRO_MAX_GROUPS && s->boot[g].cpus > 0; g++) {
 		int col = 0;
 
@@ -300,87 +307,92 @@ repro_results_line(const struct repro_data *d, FILE *f)
 	free(cmp);
 }
 
-/* One seed as a JSON object. */
-static json_t *
-seed_json(const struct repro_data *d)
+int
+repro_json_load(const char *path, struct repro_data *d, int max, char *err,
+    size_t len)
 {
-	const struct repro_seed *s = d->s;
-	struct repro_cmp (*cmp)[REPRO_MAX_COLS] = xcalloc(REPRO_MAX_ROWS, sizeof *cmp);
-	json_t		*o = json_object(), *rows = json_array(), *cols = json_array();
-	json_t		*info = json_array();
-	int		 r, c, i;
+	struct stat	 st;
+	size_t		 n;
+	char		*buf;
+	int		 fd, k, i;
 
-	repro_stats(d, cmp);
-	for (c = 0; c < REPRO_MAX_COLS && s->col[c] != NULL; c++)
-		json_array_append_new(cols, json_pack("{s:s, s:s?}", "name", s->col[c],
-		    "thread", s->thread_col[c]));
-	for (i = 0; i < d->ninfo; i++)
-		json_array_append_new(info, json_pack("{s:i, s:s}", "cpus",
-		    s->boot[d->info_g[i]].cpus, "text", d->info[i]));
-	for (r = 0; r < REPRO_MAX_ROWS && s->row[r].name != NULL; r++) {
-		const struct repro_row *w = &s->row[r];
-		json_t *rc = json_array();
-
-		for (c = 0; c < REPRO_MAX_COLS && s->col[c] != NULL; c++) {
-			const struct repro_cmp *x = &cmp[r][c];
-			json_t *samples = json_array(), *e;
-			double m = 0, sd = 0;
-
-			for (i = 0; i < d->n[r][c]; i++)
-				json_array_append_new(samples, json_real(d->v[r][c][i]));
-			if (d->n[r][c] > 0)
-				stats_mean_sd(d->v[r][c], d->n[r][c], &m, &sd);
-			e = json_pack("{s:s, s:s?, s:i, s:f, s:f, s:o}", "column", s->col[c],
-			    "thread", w->thread[c], "n", d->n[r][c], "mean", m, "sd", sd,
-			    "samples", samples);
-			if (c > 0)
-				json_object_set_new(e, "against", json_string(s->col[s->base[c]]));
-			if (c > 0 && x->ok) {
-				json_object_set_new(e, "change_pct", json_real(x->change_pct));
-				json_object_set_new(e, "ci_pct", json_pack("[f, f]", x->ci_lo,
-				    x->ci_hi));
-				json_object_set_new(e, "p", json_real(x->p));
-				json_object_set_new(e, "p_holm", json_real(x->p_holm));
-				json_object_set_new(e, "direction", json_string(x->dir > 0 ?
-				    "same" : x->dir < 0 ? "opposite" : "none"));
-				json_object_set_new(e, "beyond_spread", json_boolean(x->beyond));
-			}
-			if (c > 0 && !isnan(x->thread_pct))
-				json_object_set_new(e, "thread_change_pct",
-				    json_real(x->thread_pct));
-			json_array_append_new(rc, e);
-		}
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:b, s:s?, s:o}",
-		    "name", w->name, "key", w->key, "unit", w->unit, "lower_better",
-		    w->lower_better, "note", w->note, "columns", rc));
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -1;
 	}
-	json_object_set_new(o, "seed", json_string(s->id));
-	json_object_set_new(o, "thread_file", json_string(s->file));
-	json_object_set_new(o, "title", json_string(s->title));
-	json_object_set_new(o, "thread_setup", json_string(s->thread_setup));
-	json_object_set_new(o, "kit_setup", json_string(s->kit_setup));
-	json_object_set_new(o, "variant", json_string(s->variant));
-	json_object_set_new(o, "host", json_string(d->host != NULL ? d->host : "?"));
-	json_object_set_new(o, "quick", json_boolean(d->quick));
-	json_object_set_new(o, "boots", json_integer(d->boots));
-	json_object_set_new(o, "secs", json_real(d->secs));
-	json_object_set_new(o, "refused", json_integer(d->refused));
-	json_object_set_new(o, "columns", cols);
-	json_object_set_new(o, "info", info);
-	json_object_set_new(o, "rows", rows);
-	free(cmp);
-	return o;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, len, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	buf = read_fd_all(fd, REPRO_FILE_MAX, &n);
+	if (buf == NULL) {
+		if (errno == EFBIG)
+			snprintf(err, len, "%s: larger than %d MiB", path,
+			    REPRO_FILE_MAX >> 20);
+		else
+			snprintf(err, len, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	k = repro_json_parse(buf, n, d, max, err, len);
+	free(buf);
+	if (k < 0) {
+		char *why = xstrdup(err);
+
+		snprintf(err, len, "%s: %s", path, why);
+		free(why);
+		return -1;
+	}
+	for (i = 0; i < k; i++)
+		d[i].from = xstrdup(path);
+	return k;
+}
+
+int
+repro_json_load_all(char **files, int nf, const struct repro_seed *want,
+    struct repro_data *d, int max, char *err, size_t len)
+{
+	int	i, j, k, end, nd = 0;
+
+	for (i = 0; i < nf; i++) {
+		if ((k = repro_json_load(files[i], d + nd, max - nd, err, len)) < 0) {
+			while (nd > 0)
+				repro_data_free(&d[--nd]);
+			return -1;
+		}
+		for (j = nd, end = nd + k; j < end; j++) {
+			if (want != NULL && d[j].s != want) {
+				repro_data_free(&d[j]);
+				continue;
+			}
+			if (j != nd)
+				d[nd] = d[j];
+			nd++;
+		}
+	}
+	if (nd == 0 && want != NULL) {
+		snprintf(err, len, "%s: no run of seed %s%s", files[0], want->id,
+		    nf > 1 ? " (nor in the other files)" : "");
+		return -1;
+	}
+	return nd;
 }
 
 int
 repro_json_write(const struct repro_data *d, int nd, const char *path)
 {
-	json_t	*a = json_array();
-	int	 i, rc;
+	json_t	*a = repro_json(d, nd);
+	char	*text = json_dumps(a, JSON_INDENT(1));
+	int	 rc;
 
-	for (i = 0; i < nd; i++)
-		json_array_append_new(a, seed_json(&d[i]));
-	rc = json_dump_file(a, path, JSON_INDENT(1));
 	json_decref(a);
+	if (text == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = write_file_atomic(path, text, strlen(text), 0644);
+	free(text);
 	return rc;
 }

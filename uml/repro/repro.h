@@ -93,6 +93,7 @@ struct repro_data {
 	int		 quick;
 	double		 secs;		/* the whole run's wall time */
 	char		*host;		/* bench_host_id() */
+	char		*from;		/* the file it was read from, or NULL */
 };
 
 void	repro_data_init(struct repro_data *, const struct repro_seed *);
@@ -139,7 +140,34 @@ int	repro_ktap(const struct repro_data *d, FILE *f, int num);
  * result(reproduce.NAME).  _pct is the change against the first column.
  */
 void	repro_results_line(const struct repro_data *d, FILE *f);
-/* Several seeds' data as one JSON file; 0 or -1 (errno). */
+/*
+ * Several seeds' data as one JSON file, whole or not at all; 0 or -1
+ * (errno).  Each seed is an object with "format": REPRO_JSON_FORMAT, its
+ * run's facts (host, quick, boots, secs, refused, info), and per row and
+ * column the samples with the statistics computed from them.
+ */
 int	repro_json_write(const struct repro_data *d, int nd, const char *path);
+#define REPRO_JSON_FORMAT	1
+/* The same as a JSON array (repro-json.c; the caller decrefs it). */
+struct json_t *repro_json(const struct repro_data *d, int nd);
+/*
+ * A stored run read back from the n bytes of buf (untrusted): at most
+ * max seeds into d[], each initialised here.  Only the samples and the
+ * run's facts are taken; rows and columns must be this kit's seed's, in
+ * its order.  Returns the number of seeds, or -1 with a message in err
+ * that says where (entry, row, column, sample) and nothing allocated.
+ */
+int	repro_json_parse(const char *buf, size_t n, struct repro_data *d,
+	    int max, char *err, size_t len);
+/* The same from a file (at most REPRO_FILE_MAX bytes, a regular file);
+ * d->from is path.  -1 with "PATH: ..." in err. */
+#define REPRO_FILE_MAX		(64 << 20)
+int	repro_json_load(const char *path, struct repro_data *d, int max,
+	    char *err, size_t len);
+/* The runs of nf files, only seed want's unless it is NULL (none of it
+ * is an error); the number kept, or -1 with "FILE: ..." in err and
+ * nothing kept. */
+int	repro_json_load_all(char **files, int nf, const struct repro_seed *want,
+	    struct repro_data *d, int max, char *err, size_t len);
 
 #endif
