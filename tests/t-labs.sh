@@ -3,10 +3,14 @@
 # kernels: base+debug compaction-noacct lru-batch rss-lazy uml-walk workingset-cost
 # Every shipped lab in batch mode (each check one TAP line here), run once
 # in make test: from an installed kit (make install DESTDIR=...), as an
-# ordinary user where this runs as root.  Then the runner's outputs and
-# errors from the checkout: KTAP, JUnit, JSON results, the report, a lab
-# that fails on purpose, malformed lab files, nothing left behind.
+# ordinary user where this runs as root.  The seed labs' reproduce steps
+# keep their runs: every seed's table is checked on them, read back
+# (umkit reproduce --from; tests/lib-reproduce.sh).  Then the runner's
+# outputs and errors from the checkout: KTAP, JUnit, JSON results, the
+# report, a lab that fails on purpose, malformed lab files, nothing left
+# behind.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/lib-reproduce.sh"
 
 work=$(mktemp -d)
 export XDG_STATE_HOME="$work/state"
@@ -122,6 +126,21 @@ out=$(cd "$work/nodebug" && timeout 120 env -i PATH=/usr/bin:/bin:/usr/sbin:/sbi
 	HOME="$work/nodebug/home" "$IK" lab "$work/nodebug/lab/gdb.lab" --trust --batch 2>&1)
 like "installed, no base+debug built: the gdb step skips, with how to build it" "$out" \
 	"^ok 1 gdb: .* # SKIP needs the base\+debug kernel, not built yet: umkit exec -V base\+debug -- true builds it into $work/nodebug/home/\.cache/umkit "
+# Each seed lab's reproduce step (labs 02 to 06) kept its seed's --quick
+# run in the user's state directory: the seeds' tables, read back.
+rd=$u/home/.local/state/umkit/reproduce
+is "lab all: each seed lab kept its reproduce run" "$(ls "$rd" 2>/dev/null | tr '\n' ' ')" \
+	"000.json 001.json 002.json 003.json 004.json "
+"$UMKIT" reproduce --from "$rd/000.json" --from "$rd/001.json" --from "$rd/002.json" \
+	--from "$rd/003.json" --from "$rd/004.json" --ktap --results --json "$work/repro.json" \
+	> "$work/repro.ktap" 2> "$work/repro.err"
+rc=$?
+# 0, or 1 when a row went against the thread beyond its spread and
+# significantly (--ktap): that is a finding, not a failure of the kit
+# (seed 002's rows go either way from boot to boot, docs/reproduce.md).
+like "the seed labs' runs, read back: exit 0 or 1 (a row against the thread)" "$rc" '^[01]$' ||
+	tail -n 30 "$work/repro.err" | sed 's/^/#   /'
+repro_checks "$work/repro.ktap" "$work/repro.err" "$work/repro.json"
 n=$(ls "$TOP"/labs/*.lab | wc -l)
 is "lab all: one KTAP document, every lab a subtest, in order" \
 	"$(sed -n 1,2p "$work/all.out" | tr '\n' ' ')$(grep -E '^(not )?ok ' "$work/all.out" | awk '{ print $2 }' | tr '\n' ' ')" \

@@ -1,20 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# kernels: compaction-noacct lru-batch rss-lazy uml-walk workingset-cost
-# beside builds: it asserts directions only where the margin was several times the spread at a host load of 10
-# umkit reproduce all --quick (issue 24): each seed's table has the
-# thread's own rows and figures, as the threads print them, with the kit's
-# samples in every row and column; the KTAP and JSON outputs carry the
-# same seeds; bad operands are refused; nothing is left behind.
-#
-# Directions are asserted only where the margin measured under a host
-# load of 10 (six other jobs on 2 cores) was several times the spread in
-# a --quick run (two rounds per column), and each such check says so;
-# the rest of the rows are shown, not judged (docs/reproduce.md).
+# umkit reproduce without boots: bad operands are refused before any
+# boot; a stored run (--json, read back with --from) gives the same
+# table, KTAP and JSON; a file that is not one of this kit's is named
+# with where it goes wrong.  The seeds' runs themselves, booted, are
+# t-labs': each seed lab's reproduce step runs its seed's --quick run
+# and keeps it, and t-labs checks every seed's table on those runs
+# (tests/lib-reproduce.sh).
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
+fx=$TOP/tests/fixtures/reproduce/003-quick.json
 
 "$UMKIT" reproduce 9 > "$tmp/o" 2>&1
 is "an unknown seed: exit 125" "$?" 125
@@ -22,82 +19,68 @@ like "an unknown seed is named" "$(cat "$tmp/o")" "no seed '9' \(000 to 004, or 
 "$UMKIT" reproduce 002 -n 1 > "$tmp/o" 2>&1
 is "-n 1: exit 125" "$?" 125
 like "-n 1 is refused with the range" "$(cat "$tmp/o")" "-n 1: want a number of boots from 2 to 50"
+"$UMKIT" reproduce 002 --json /nonexistent/dir/r.json > "$tmp/o" 2>&1
+like "--json into a directory that is not there: refused before any boot" \
+	"$?:$(cat "$tmp/o")" "^125:umkit: --json /nonexistent/dir/r.json: cannot write there"
 
-"$UMKIT" reproduce all --quick --results --ktap --json "$tmp/r.json" \
+# A stored run: seed 003's --quick run on this host (the file is its
+# --json), read back.
+"$UMKIT" reproduce --from "$fx" --results > "$tmp/table" 2>&1
+is "--from a stored run: exit 0" "$?" 0
+like "--from: the seed's table, the thread's figures beside the kit's" "$(cat "$tmp/table")" \
+	"^  separate \(two notifiers\) 1\.539957250 \+66\.9% +583\.0 ± 73\.8 \(2\) +\+56\.0% \[-118\.0, \+229\.9\]"
+like "--from: the run's facts, and where it was read" "$(cat "$tmp/table")" \
+	"^        uml-walk, 1 boot \(--quick\) in 29 s on vm, .*
+        \(a stored run, read from $fx\)$"
+like "--from: the results line a lab reads" "$(cat "$tmp/table")" \
+	"^reproduce: aging_idle_ms_combined=373\.839 .* idle_test_calls_separate=16394 "
+"$UMKIT" reproduce 003 --from "$fx" --from "$fx" --ktap --json "$tmp/two.json" \
 	> "$tmp/ktap" 2> "$tmp/err"
-rc=$?
-# 0, or 1 when a row went against the thread beyond its spread and
-# significantly (--ktap): that is a finding, not a failure of the kit
-# (seed 002's rows go either way from boot to boot, docs/reproduce.md).
-like "reproduce all --quick: exit 0 or 1 (a row against the thread)" "$rc" '^[01]$' ||
-	tail -n 30 "$tmp/err" | sed 's/^/#   /'
-table=$(cat "$tmp/err")
+is "--from twice, --ktap: exit 0" "$?" 0
+is "--from twice: a KTAP subtest each" \
+	"$(grep -E '^(KTAP|1\.\.|(not )?ok)' "$tmp/ktap" | tr '\n' ' ')" "KTAP version 1 1..2 ok 1 seed-003 ok 2 seed-003 "
+is "--from twice: the tables on stderr" "$(grep -c '^== seed 003:' "$tmp/err")" 2
+"$UMKIT" reproduce --from "$tmp/two.json" > "$tmp/again" 2>&1
+is "--json of a stored run reads back as the same tables" \
+	"$(grep -v 'a stored run, read from' "$tmp/again" | md5sum)" \
+	"$( (grep -v 'a stored run, read from' "$tmp/table" | grep -v '^reproduce:'
+	     grep -v 'a stored run, read from' "$tmp/table" | grep -v '^reproduce:') | md5sum)"
+"$UMKIT" reproduce 002 --from "$fx" > "$tmp/o" 2>&1
+like "--from with another SEED: none there, named" "$?:$(cat "$tmp/o")" \
+	"^125:umkit: --from $fx: no run of seed 002$"
+"$UMKIT" reproduce --from "$fx" --quick > "$tmp/o" 2>&1
+like "--from with --quick (a new run's): refused" "$?:$(cat "$tmp/o")" \
+	"^125:umkit: --quick is for a new run: not with --from"
 
-# The threads' own figures, copied from ../shared/seeds/*.txt.
-figs_000="44017.78 44687.08"
-figs_001="427.4 394.1 413.9 2205.1 2042.2 2072.0 3180.9 2963.7 3010.7"
-figs_002="120692036 118160797 131210329 154093268 1090587971 1080632536 12.03 14.26"
-figs_003="0.922719935 1.539957250 0.563424247 0.971448688 0.172128073 0.175652974"
-figs_004="21621405 24069657"
-# seed N: that seed's block of the table.
-seed() { printf '%s\n' "$table" | awk -v s="== seed $1:" 'index($0, s) == 1 { on = 1; print; next }
-	/^== seed / { on = 0 } on'; }
-for s in 000 001 002 003 004; do
-	b=$(seed $s)
-	like "seed $s: its table, the thread file named" "$b" "^== seed $s: .*\(${s}_[0-9a-f]{16}\.txt\)$"
-	eval figs=\$figs_$s
-	miss=
-	for f in $figs; do
-		printf '%s\n' "$b" | grep -q -- " $f\( \|$\)" || miss="$miss $f"
-	done
-	is "seed $s: every figure of the thread's table is in it" "$miss" ""
-	is "seed $s: every row has samples in every column" \
-		"$(printf '%s\n' "$b" | grep -c 'no samples')" 0
-	is "seed $s: every guest result was read" \
-		"$(printf '%s\n' "$b" | grep -c 'were not read')" 0
-	like "seed $s: a column has a spread and a change with its interval" "$b" \
-		' ± [0-9.]+ \(([2-9]|[1-9][0-9]+)\) +[-+][0-9.]+% \[[-+][0-9.]+, [-+][0-9.]+\]'
-	like "seed $s: KTAP has its subtests and its result line" "$(cat "$tmp/ktap")" \
-		"^(not )?ok [1-5] seed-$s$"
-	like "seed $s: the JSON has it, with samples" \
-		"$(tr -d ' \n' < "$tmp/r.json")" "\"seed\":\"$s\""
-done
-is "KTAP: version line, plan for five seeds" "$(sed -n '1,2p' "$tmp/ktap" | tr '\n' ' ')" \
-	"KTAP version 1 1..5 "
-
-# res SEED KEY: the mean of KEY in SEED's results line.
-res() { printf '%s\n' "$table" | awk -v s="$1" -v k="$2" '/^== seed / { cur = $3; sub(":", "", cur) }
-	/^reproduce:/ && cur == s { for (i = 2; i <= NF; i++) { split($i, kv, "=");
-	if (kv[1] == k) print kv[2] } }'; }
-# gt SEED A B FACTOR WHY: A > FACTOR * B in SEED's results.
-gt() {
-	a=$(res "$1" "$2") b=$(res "$1" "$3")
-	if [ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" -v f="$4" 'BEGIN { exit !(a > f * b) }'; then
-		ok "seed $1: $2 > $4 x $3 ($a, $b): $5"
-	else not_ok "seed $1: $2 > $4 x $3: $5" "got: $a and $b"; fi
+# Files that are not stored runs of this kit: exit 125, the file and the
+# place named, nothing on stdout.
+bad() {
+	"$UMKIT" reproduce --from "$2" > "$tmp/o" 2> "$tmp/e"
+	rc=$?
+	like "--from $1: exit 125, named" "$rc:$(cat "$tmp/e")" "^125:umkit: --from $3"
+	is "--from $1: no table" "$(cat "$tmp/o")" ""
 }
-# Margins measured in --quick runs under a host load of 9-10 (each check
-# names them); the thread's own rows are not asserted: their spread in
-# two rounds is as large as the effect (docs/reproduce.md).
-# 000: sort_folio()'s protected path into an active generation, per folio
-# against batched: 5-11x, and 7.2x in the run this was written from.
-gt 000 protect_active_ns_per_page_perfolio protect_active_ns_per_page_batched 2 \
-	"batching the protected path's size updates (measured 5-11x)"
-# 001: per-cpu counters' cost per mm against lazy ones (16-20x measured),
-# and Jan Kara's point 3: lazy's locked add against revert's plain one
-# (about 6x measured).
-gt 001 permm_ns_percpu permm_ns_lazy 4 "per-cpu set-up and check_mm's sums per mm (measured 16-20x)"
-gt 001 permm_ns_c16_percpu permm_ns_c16_lazy 4 "the same at 16 guest CPUs (measured 20x)"
-gt 001 update_ns_lazy update_ns_revert 2 "a single-threaded update: atomic add vs the task's cache (measured 6x)"
-# 003: only the separate scheme calls test_young (16384 calls an aging vs
-# none: a count, not a timing).
-gt 003 idle_test_calls_separate idle_test_calls_combined 1000 "test_young before the look-up (16393 vs 0)"
-# 004: MGLRU never calls workingset_activation() (mm/swap.c:500-503),
-# classic LRU does on every activation (a count-derived figure: 119-132 ns
-# against exactly 0).
-gt 004 activate_ns_fixed_classic activate_ns_fixed_mglru 1 "activation's hook runs under classic LRU only"
-
-# A lab's reproduce step (result(reproduce.KEY_COLUMN)) runs in every
-# seed lab's last step: t-labs checks it there, in labs 02 to 06.
+bad "a directory" "$tmp" "$tmp: not a regular file$"
+bad "a missing file" "$tmp/none" "$tmp/none: No such file or directory$"
+printf '[{"format": 1,\n "seed": ' > "$tmp/cut.json"
+bad "a cut file" "$tmp/cut.json" "$tmp/cut.json: line 2: not JSON "
+sed 's/"key": "aging_cold_ms"/"key": "aging_hot_ms"/' "$fx" > "$tmp/row.json"
+bad "another kit's rows" "$tmp/row.json" \
+	"$tmp/row.json: entry 1 \(seed 003\): row 3 is not the kit's 'lru_gen: Aging again, nothing accessed \(x86\)' \(aging_cold_ms\)"
+awk '/"samples": \[/ && !d { print; print "  \"1e999\","; d = 1; next } 1' "$fx" > "$tmp/inf.json"
+bad "a sample that is not a number" "$tmp/inf.json" \
+	"$tmp/inf.json: entry 1 \(seed 003\): row 1 \(aging_idle_ms\), column 1: sample 1 is not a finite number"
+sed 's/"seed": "003"/"seed": "007"/' "$fx" > "$tmp/seed.json"
+bad "an unknown seed" "$tmp/seed.json" "$tmp/seed.json: entry 1: no seed '007' in this kit"
+head -c $((64 * 1024 * 1024 + 1)) /dev/zero > "$tmp/big.json"
+bad "a file past 64 MiB" "$tmp/big.json" "$tmp/big.json: larger than 64 MiB"
+rm -f "$tmp/big.json"
+mkfifo "$tmp/fifo"
+bad "a FIFO (never opened for a read that blocks)" "$tmp/fifo" "$tmp/fifo: not a regular file"
+i=0 args=
+while [ $i -lt 9 ]; do args="$args --from $fx"; i=$((i + 1)); done
+# shellcheck disable=SC2086
+"$UMKIT" reproduce $args > "$tmp/o" 2>&1
+like "nine --from files: refused, named" "$?:$(cat "$tmp/o")" "^125:umkit: --from $fx: at most 8 files"
 no_leftovers "nothing left after the runs"
 done_testing

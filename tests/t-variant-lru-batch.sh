@@ -69,7 +69,7 @@ is "$V: both modes ran in one boot, each write moving the full oldest generation
 # the 1.5% bar at 12.62 vs 12.81 ns (0.985).  The check is lab 02's batch
 # step's: batched below per folio.  It catches the switch inverted or
 # batching costing more (1.03-1.11 then); that batching pays is
-# t-reproduce's check of seed 000's protected path (5-11x).
+# t-labs' check of seed 000's protected path (5-11x, tests/lib-reproduce.sh).
 set -- $(printf '%s\n' "$out" | awk '$1 == "calls" { n[$2] = $3; m[$2] = $4; p[$2] = $5 }
 	END { print n["Y"] + 0, p["Y"] + 0, n["N"] + 0, p["N"] + 0, m["Y"] + 0, m["N"] + 0 }')
 if awk -v yn="$1" -v y="$2" -v nn="$3" -v n="$4" 'BEGIN { exit !(yn >= 200 && nn >= 200 && y > 0 && y < n) }'; then

@@ -35,6 +35,7 @@
 #include "lab-ex.h"
 #include "lab-key.h"
 #include "lab-run.h"
+#include "lab-state.h"
 #include "guest/rundir.h"
 #include "guest/supervisor.h"
 #include "spawn.h"
@@ -999,28 +1000,35 @@ do_drgn(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 /*
  * reproduce SEED: umkit reproduce SEED --quick --results on the host (its
  * own guests of the seed's variant); the table goes to the pane, its
- * "reproduce: ..." line is result(reproduce.KEY_COLUMN).
+ * "reproduce: ..." line is result(reproduce.KEY_COLUMN).  The run is kept
+ * in the state directory (reproduce/SEED.json, the last run's) for
+ * umkit reproduce --from.
  */
 static int
 do_repro(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 {
 	struct spawn	 sp;
-	char		*umkit = umkit_exe();
+	char		*umkit = umkit_exe(), *dir = lab_state_dir("reproduce");
+	char		*keep = xasprintf("%s/%s.json", dir, a->text);
 	char		*av[] = { umkit, "reproduce", a->text, "--quick", "--results",
-			    NULL };
+			    "--json", keep, NULL };
 	int		 rc;
 
 	s->log_line(s, "umkit reproduce %s --quick (on the host: its own guests)",
 	    a->text);
 	rc = run_helper(s, a, av, &sp);
 	free(umkit);
+	free(dir);
 	if (rc != 0 || sp.output == NULL || strstr(sp.output, "\nreproduce:") == NULL) {
 		act_failed(s, st, a, "reproduce %s: %s", a->text, why_failed(&sp));
 		free(sp.output);
+		free(keep);
 		return -1;
 	}
 	s->log_output(s, sp.output, NULL);
+	s->log_line(s, "kept: umkit reproduce --from %s shows this table again", keep);
 	keep_out(s, sp.output);		/* result(reproduce.KEY_COLUMN) */
+	free(keep);
 	return 0;
 }
 
