@@ -4,9 +4,12 @@
 # made once (tinyconfig, the fragments, olddefconfig: about 28 s) is kept
 # by its inputs, and the next tree with the same inputs takes it from the
 # cache, the same file; an entry that lost a requested value is not used.
-# Each build directory and the cache are private; the cache starts with
-# the user's entries, so that a base config make kernel kept is a hit
-# here and no config is made.
+# Each build directory and the cache are private, the cache empty: the
+# first config is made (about 28 s), as a 'make -n' runs kbuild.sh
+# (MAKEFLAGS=n: the '+' recipes of make test and make kernel still run),
+# and must be make kernel's base's all the same: the make flags of its
+# caller are not the kernel's (under 'make -n test' olddefconfig was once
+# a dry run, and base built from tinyconfig's .config).
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -15,18 +18,18 @@ uml/kernel/fetch-source.sh > /dev/null || { echo "1..0 # SKIP no kernel source";
 kc=$tmp/kc
 mkdir -p $kc $tmp/patches/base
 cp patches/base/series patches/base/*.patch $tmp/patches/base/
-cp "${UMKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/umkit}"/kconfig/*.config $kc/ 2>/dev/null
 # kc N: kbuild.sh --config base in the private build directory N.
 kc() { UMKIT_KCONFIG_CACHE=$kc UMKIT_PATCHES=$tmp/patches UMKIT_BUILD=$tmp/b$1 \
 	uml/kernel/kbuild.sh --config base 2>&1; }
 # from_cache N: the cache entry build N took its config from, if it did.
 from_cache() { sed -n 's/^umkit: config from the cache: \([^ ]*\) .*/\1/p' $tmp/b$1/k/base/config.log; }
 
-out=$(kc 1); rc=$?
-is "kbuild.sh --config base: prints the .config" "$rc:$out" "0:$tmp/b1/k/base/obj/.config"
+out=$(MAKEFLAGS=n kc 1); rc=$?
+is "kbuild.sh --config base, called as by a make -n: prints the .config" "$rc:$out" "0:$tmp/b1/k/base/obj/.config"
 cfg1=$tmp/b1/k/base/obj/.config
+check "... made, not taken from a cache (config.log is Kconfig's)" grep -q 'configuration written to' $tmp/b1/k/base/config.log
 if [ -f build/k/base/obj/.config ]; then
-	is "... the config of make kernel's base" "$(cmp $cfg1 build/k/base/obj/.config 2>&1)" ""
+	is "... the config of make kernel's base, MAKEFLAGS=n notwithstanding" "$(cmp $cfg1 build/k/base/obj/.config 2>&1)" ""
 else
 	skip "... the config of make kernel's base" "no build/k/base: make kernel"
 fi

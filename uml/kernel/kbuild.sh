@@ -41,8 +41,9 @@
 #              build/k/VARIANT/linux only after a successful build, and
 #              kept as it was when make changed nothing.  A first build
 #              starts from a copy of the objects of a built tree with the
-#              same config (base, usually), so it compiles only what the
-#              series changes.  No make at all when nothing in the tree
+#              same config (base, usually; also from UMKIT_SEED_FROM's
+#              build directories), so it compiles only what the series
+#              changes.  No make at all when nothing in the tree
 #              and obj/ is newer than the last build's record
 #              (build/k/VARIANT/.umkit-built) and its inputs are the same.
 #
@@ -65,6 +66,10 @@
 # UMKIT_DEBUG_CONFIG (the fragment of +debug kernels; uml/kernel/debug.config).
 # UMKIT_KCONFIG_CACHE (the configs kept by their inputs, default
 # $UMKIT_CACHE/kconfig; off: always made).
+# UMKIT_SEED_FROM (other build directories, DIR:DIR, whose built trees
+# may seed a first build here as this one's do: a checkout's build/ for
+# an installed kit's first builds, say.  Their objects go into this
+# tree's kernel: name only build directories you trust.)
 # UMKIT_UNTRUSTED=1: the series is not the kit's (an exercise; smoke
 # variants always are untrusted).  UMKIT_SANDBOX=off: no sandbox.
 #
@@ -503,9 +508,17 @@ cstamp=$( {
 # obj/source) name the other tree and are rewritten to this one; files
 # that tree had patched and this one has not get fresh copies here, so
 # make rebuilds them from the pristine text.
-# The seed for $obj: a built tree whose config stamp is $cstamp, base first.
+# The seed for $obj: a built tree whose config stamp is $cstamp, base
+# first: this build directory's, then those of UMKIT_SEED_FROM.
 seed_of() {
-	for d in "$build/k/base" "$build/k"/*; do
+	_from=${UMKIT_SEED_FROM:-}
+	set -- "$build/k/base" "$build/k"/*
+	while [ -n "$_from" ]; do
+		_b=${_from%%:*}
+		[ "$_b" = "$_from" ] && _from= || _from=${_from#*:}
+		[ -n "$_b" ] && set -- "$@" "$_b/k/base" "$_b/k"/*
+	done
+	for d in "$@"; do
 		[ "$d" != "$vdir" ] && [ -f "$d/obj/Makefile" ] && [ -f "$d/src/.umkit-stamp" ] || continue
 		[ "$(cat "$d/obj/.umkit-config-stamp" 2>/dev/null)" = "$cstamp" ] || continue
 		[ -n "$(ident "$d/obj/linux")" ] &&
@@ -526,8 +539,15 @@ elif [ ! -f "$obj/.config" ] && seed=$(seed_of); then
 	rm -rf "$seedobj"
 	trap 'rm -rf "$seedobj"' EXIT INT TERM
 	# Not while that tree is being made (its kbuild.sh holds its lock
-	# before ours: waiting here could deadlock): then a plain build.
-	exec 7>"$seed/.lock"
+	# before ours: waiting here could deadlock): then a plain build.  (A
+	# tree of UMKIT_SEED_FROM we may not write: its lock read-only.)
+	if [ -w "$seed" ]; then
+		exec 7>"$seed/.lock"
+	elif [ -r "$seed/.lock" ]; then
+		exec 7<"$seed/.lock"
+	else
+		exec 7</dev/null
+	fi
 	if flock -n 7; then
 		cp -a "$seed/obj" "$seedobj"
 	fi
@@ -562,7 +582,11 @@ if [ -n "$seedobj" ] && [ -d "$seedobj" ]; then
 	mkdir -p "$(dirname "$obj")"
 	mv "$seedobj" "$obj"
 	trap - EXIT INT TERM
-	echo "umkit: variant $variant: first build from $(basename "$seed")'s objects (same config)" >&2
+	case $seed in
+	"$build"/k/*) seedname=$(basename "$seed") ;;
+	*) seedname=$seed ;;
+	esac
+	echo "umkit: variant $variant: first build from $seedname's objects (same config)" >&2
 fi
 cfg="$vdir/cfg"
 mk() { sb make -s -C "$tree" ARCH=um "$norust" "$@"; }
