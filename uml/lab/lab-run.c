@@ -1009,7 +1009,7 @@ do_repro(struct lab_sess *s, const struct lstep *st, const struct lact *a)
 {
 	struct spawn	 sp;
 	char		*umkit = umkit_exe(), *dir = lab_state_dir("reproduce");
-	char		*keep = xasprintf("%s/%s.json", dir, a->text);
+	char		*keep = xasprintf("%s/%03d.json", dir, atoi(a->text));	/* 2: 002 */
 	char		*av[] = { umkit, "reproduce", a->text, "--quick", "--results",
 			    "--json", keep, NULL };
 	int		 rc;
