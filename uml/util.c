@@ -126,17 +126,28 @@ kit_layout_init(struct kit_layout *L, const char *exe)
 		L->run = xasprintf("%s/run", L->top);
 		L->logs = xasprintf("%s/run/log", L->top);
 		L->patches = xasprintf("%s/patches", L->top);
-		return;
+	} else {
+		L->lib = xasprintf("%s/lib/umkit", L->top);
+		L->share = xasprintf("%s/share/umkit", L->top);
+		L->patches = xasprintf("%s/patches", L->share);
+		d = xdg_dir("XDG_DATA_HOME", ".local/share", "data");
+		L->own_patches = xasprintf("%s/patches", d);
+		free(d);
+		L->run = (r = runtime_dir()) != NULL ? xasprintf("%s/umkit", r) :
+		    xasprintf("%s/run", L->state);
+		L->logs = xasprintf("%s/log", L->state);
 	}
-	L->lib = xasprintf("%s/lib/umkit", L->top);
-	L->share = xasprintf("%s/share/umkit", L->top);
-	L->patches = xasprintf("%s/patches", L->share);
-	d = xdg_dir("XDG_DATA_HOME", ".local/share", "data");
-	L->own_patches = xasprintf("%s/patches", d);
-	free(d);
-	L->run = (r = runtime_dir()) != NULL ? xasprintf("%s/umkit", r) :
-	    xasprintf("%s/run", L->state);
-	L->logs = xasprintf("%s/log", L->state);
+	/* $UMKIT_RUN: the run directories elsewhere (a checkout's logs too). */
+	if ((r = getenv("UMKIT_RUN")) != NULL && *r != '\0') {
+		if (*r != '/')
+			fatalx("UMKIT_RUN=%s: not an absolute path", r);
+		free(L->run);
+		L->run = xstrdup(r);
+		if (!L->installed) {
+			free(L->logs);
+			L->logs = xasprintf("%s/log", r);
+		}
+	}
 }
 
 /* Free a layout's strings. */
@@ -208,8 +219,13 @@ kit_map(const struct kit_layout *L, const char *rel)
 	char	 v[256], *p;
 	size_t	 i, n;
 
-	if (!L->installed)
+	if (!L->installed) {
+		/* run/ may be elsewhere ($UMKIT_RUN); the rest is top/rel. */
+		for (i = 0; i < 2; i++)
+			if ((p = swap_prefix(rel, map[i].pre, map[i].base, map[i].sub)) != NULL)
+				return p;
 		return xasprintf("%s/%s", L->top, rel);
+	}
 	/* build/k/VARIANT/...: the installed kernel of a shipped variant. */
 	if (strncmp(rel, "build/k/", 8) == 0) {
 		n = strcspn(rel + 8, "/");

@@ -90,11 +90,12 @@ struct kit_layout {
 				   ~/.cache/umkit (source, ccache; installed:
 				   build/ too) */
 	char	*state;		/* $XDG_STATE_HOME/umkit, ~/.local/state/umkit */
-	char	*run;		/* run directories: top/run; installed:
-				   $XDG_RUNTIME_DIR/umkit (when it is the
-				   user's, mode 0700), else state/run */
-	char	*logs;		/* console logs: top/run/log; installed:
-				   state/log */
+	char	*run;		/* run directories: $UMKIT_RUN, else
+				   top/run; installed: $XDG_RUNTIME_DIR/umkit
+				   (when it is the user's, mode 0700), else
+				   state/run */
+	char	*logs;		/* console logs: top/run/log ($UMKIT_RUN/
+				   log); installed: state/log */
 };
 
 /*

@@ -59,6 +59,7 @@ setup(void **st)
 	unsetenv("UMKIT_TOP");
 	unsetenv("UMKIT_CACHE");
 	unsetenv("UMKIT_PATCHES");
+	unsetenv("UMKIT_RUN");
 	unsetenv("XDG_CACHE_HOME");
 	unsetenv("XDG_STATE_HOME");
 	unsetenv("XDG_DATA_HOME");
@@ -287,6 +288,50 @@ test_install_xdg(void **st)
 	free(exe);
 }
 
+/*
+ * UMKIT_RUN moves the run directories (and a checkout's console logs
+ * with them) out of top/run, e.g. one per test running beside another;
+ * a relative one is refused by name (run/NAME holds sockets).
+ */
+static void
+test_umkit_run(void **st)
+{
+	struct kit_layout	 L;
+	char			*exe = xasprintf("%s/co/build/bin/umkit", tmp);
+	char			*r = xasprintf("%s/elsewhere", tmp), err[1024];
+
+	touch("co/build/bin/umkit", 0755);
+	touch("co/" CHECKOUT_MARKER, 0644);
+	setenv("UMKIT_RUN", r, 1);
+	kit_layout_init(&L, exe);
+	maps(&L, "run", "/elsewhere");
+	maps(&L, "run/g/mnt", "/elsewhere/g/mnt");
+	maps(&L, "run/log/x.log", "/elsewhere/log/x.log");
+	maps(&L, "runner", "/co/runner");	/* a name, not a prefix */
+	maps(&L, "build/k/base/linux", "/co/build/k/base/linux");
+	kit_layout_free(&L);
+	/* an install: the runs move, its logs stay in the state directory */
+	free(exe);
+	exe = xasprintf("%s/pfx/bin/umkit", tmp);
+	make_install();
+	kit_layout_init(&L, exe);
+	maps(&L, "run/g", "/elsewhere/g");
+	maps(&L, "run/log/x.log", "/.local/state/umkit/log/x.log");
+	kit_layout_free(&L);
+	/* empty: as if unset */
+	setenv("UMKIT_RUN", "", 1);
+	free(exe);
+	exe = xasprintf("%s/co/build/bin/umkit", tmp);
+	kit_layout_init(&L, exe);
+	maps(&L, "run", "/co/run");
+	kit_layout_free(&L);
+	setenv("UMKIT_RUN", "rel/run", 1);
+	assert_int_equal(init_status(exe, err, sizeof err), EXIT_KIT);
+	assert_non_null(strstr(err, "UMKIT_RUN=rel/run: not an absolute path"));
+	free(r);
+	free(exe);
+}
+
 /* UMKIT_TOP names a checkout even when run from an install. */
 static void
 test_umkit_top(void **st)
@@ -347,6 +392,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_install_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_xdg, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_umkit_top, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_umkit_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_p_owner, setup, teardown),
 	};
 

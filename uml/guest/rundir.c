@@ -97,9 +97,11 @@ run_log(const char *name)
 char *
 run_shown(const char *rel)
 {
-	char	*r, *p;
+	const char	*e = getenv("UMKIT_RUN");
+	char		*r, *p;
 
-	if (!kit()->installed)
+	/* A checkout's own run/ is shown short; any other in full. */
+	if (!kit()->installed && (e == NULL || *e == '\0'))
 		return xasprintf("run/%s", rel);
 	r = xasprintf("run/%s", rel);
 	p = top_path(r);

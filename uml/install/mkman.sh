@@ -115,6 +115,14 @@ where a user's files go (above).
 the cache directory instead of
 .IR $XDG_CACHE_HOME/umkit .
 .TP
+.B UMKIT_RUN
+an absolute directory for the guests' run directories (sockets, pid
+files, the mirror's mount point) instead of
+.IR $XDG_RUNTIME_DIR/umkit ;
+in a checkout instead of
+.I run/
+(its console logs too).
+.TP
 .B UMKIT_SHARED_CACHE
 the shared cache instead of
 .IR /var/cache/umkit .
