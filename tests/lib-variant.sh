@@ -15,7 +15,7 @@
 # variant_quick VARIANT [HOOK]: the quick subset against VARIANT.
 variant_quick() {
 	_v=$1 _hook=${2:-} _name=vq-$1-$$
-	_mnt=$TOP/run/$_name/mnt
+	_mnt=$RUN/$_name/mnt
 	if _o=$(uml/kernel/kbuild.sh "$_v" 2>&1); then ok "$_v: builds"
 	else not_ok "$_v: builds" "$(printf '%s\n' "$_o" | tail -n 20)"; return 1; fi
 	_d=$(cat "patches/$_v/description")

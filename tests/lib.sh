@@ -5,6 +5,10 @@
 # prints the plan and exits non-zero when any check failed.
 cd "$(dirname "$0")/.." || exit 2
 TOP=$PWD
+# The guests' run directories: run/, or the private one tests/run gives a
+# script that runs beside another ("# beside tests:"; umkit reads
+# UMKIT_RUN too).
+RUN=${UMKIT_RUN:-$TOP/run}
 # UMKIT_BIN runs the tests with another build of the launcher (ASan).
 UMKIT="${UMKIT_BIN:-$TOP/umkit}"
 _n=0 _failed=0
@@ -37,11 +41,14 @@ like() {
 }
 # What belongs to guests that were running before this test started (a
 # lab open in another terminal, say): no_leftovers leaves them out.
-# (UML processes: their command line starts with the kernel's path; a
-# kernel build's compiler lines only mention build/k/TREE/src/.../linux.)
-_uml_pids() { pgrep -f "^$TOP/build/(k|smoke)/[^ ]*/linux( |\$)" | sort; }
-_mounts() { grep " $TOP/run/" /proc/mounts | awk '{print $2}' | sort; }
-_run_dirs() { ls "$TOP/run" 2>/dev/null | grep -v '^log$' | sort; }
+# (UML processes: their command line starts with the kernel's path and
+# names their run directory, uml_dir=$RUN/NAME/; a kernel build's
+# compiler lines only mention build/k/TREE/src/.../linux.)  Only this
+# script's $RUN: a script running beside it has a run directory of its
+# own.
+_uml_pids() { pgrep -f "^$TOP/build/(k|smoke)/[^ ]*/linux .*uml_dir=$RUN/" | sort; }
+_mounts() { grep " $RUN/" /proc/mounts | awk '{print $2}' | sort; }
+_run_dirs() { ls "$RUN" 2>/dev/null | grep -v '^log$' | sort; }
 _before_pids=$(_uml_pids) _before_mounts=$(_mounts) _before_run=$(_run_dirs)
 _new() { printf '%s\n' "$2" | grep -vxF -e "$1" -e '' | tr '\n' ' '; }
 

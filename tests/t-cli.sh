@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: help and errors, no guest
 # The launcher's command line: help for every command, clear errors.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: images and mounts of its own guests
 # The guest's scratch disk: an ext4 image per guest at /mnt/disk, sized by
 # -d, none with -d 0, its pages on the file LRU, removed with its guest.
 . "$(dirname "$0")/lib.sh"
@@ -10,7 +11,7 @@ trap cleanup EXIT
 # Disk images under run/ (one per running guest), but for guests that ran
 # before this test started.
 images() {
-	for f in "$TOP"/run/*/disk.img; do
+	for f in "$RUN"/*/disk.img; do
 		[ -e "$f" ] || continue
 		d=${f%/disk.img}
 		printf '%s\n' "$_before_run" | grep -qxF "${d##*/}" || printf '%s ' "$f"
@@ -52,7 +53,7 @@ else not_ok "reading a 32 MiB file on the disk adds >= 8192 file pages to lru_ge
 
 # Two guests at once: each its own image, apart from the other.
 "$UMKIT" start -n $A >/dev/null 2>&1 && "$UMKIT" start -n $B -d 1G >/dev/null 2>&1
-check "two guests start" test -S "$TOP/run/$A/ctl.sock" -a -S "$TOP/run/$B/ctl.sock"
+check "two guests start" test -S "$RUN/$A/ctl.sock" -a -S "$RUN/$B/ctl.sock"
 "$UMKIT" exec $A -- sh -c 'echo from-a > /mnt/disk/mark'
 is "a file written in one guest's disk stays there" \
 	"$("$UMKIT" exec $A -- cat /mnt/disk/mark 2>&1)" "from-a"
@@ -60,10 +61,10 @@ is "the other guest's disk does not have it" \
 	"$("$UMKIT" exec $B -- sh -c 'ls /mnt/disk/mark 2>/dev/null; echo none')" "none"
 is "each guest has its own size (1G: 2097152 sectors)" \
 	"$("$UMKIT" exec $B -- cat /sys/block/ubda/size)" 2097152
-ia=$(stat -c %i "$TOP/run/$A/disk.img" 2>/dev/null) ib=$(stat -c %i "$TOP/run/$B/disk.img" 2>/dev/null)
+ia=$(stat -c %i "$RUN/$A/disk.img" 2>/dev/null) ib=$(stat -c %i "$RUN/$B/disk.img" 2>/dev/null)
 if [ -n "$ia" ] && [ -n "$ib" ] && [ "$ia" != "$ib" ]; then ok "each image is its own file in run/NAME/"
 else not_ok "each image is its own file in run/NAME/" "inodes: '$ia' '$ib'"; fi
-kb=$(du -k "$TOP/run/$A/disk.img" | cut -f1)
+kb=$(du -k "$RUN/$A/disk.img" | cut -f1)
 if [ "$kb" -lt 16384 ]; then ok "the 2 GiB image is sparse on the host (${kb} KiB)"
 else not_ok "the 2 GiB image is sparse on the host" "${kb} KiB"; fi
 "$UMKIT" stop $A $B >/dev/null 2>&1
@@ -73,8 +74,10 @@ is "no image left after stop" "$(images)" ""
 # after a timeout, a panic, Ctrl-C and a SIGKILLed umkit.
 "$UMKIT" exec -t 3 -- sleep 60 >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
-like "a one-shot guest's image is in run/exec-PID/" "$(images)" "run/exec-$pid/disk.img"
+# until the image is there (the boot), while the guest lives
+i=0
+while [ $i -lt 100 ] && [ -z "$(images)" ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+like "a one-shot guest's image is in run/exec-PID/" "$(images)" "/exec-$pid/disk.img"
 wait $pid
 is "-t timeout returns 124" "$?" 124
 is "no image left after a timeout" "$(images)" ""

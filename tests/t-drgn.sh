@@ -41,7 +41,7 @@ field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 lru_max() {
 	awk -v id="$1" '$1 == "memcg" { m = $2; next } $1 == "node" { next }
 	    m == id && NF == 4 { s = $1 } END { print s }' \
-	    "$TOP/run/$g/mnt/sys/kernel/debug/lru_gen"
+	    "$RUN/$g/mnt/sys/kernel/debug/lru_gen"
 }
 # anon_line OUT: the "generation ..." header above the VMA line of the
 # 1024 touched pages, and that line.
@@ -50,7 +50,7 @@ anon_gen() { printf '%s\n' "$1" | awk '/^generation/ { h = $0 }
 
 out=$("$UMKIT" start -V base+debug -n $g 2>&1)
 like "a base+debug guest starts" "$out" "guest $g started \(base\+debug"
-upid=$(cat "$TOP/run/$g/uml.pid")
+upid=$(cat "$RUN/$g/uml.pid")
 
 # --- the first answer -----------------------------------------------------
 s=$(date +%s%N)
@@ -87,11 +87,11 @@ is "--gens PID exits 0" "$rc" 0
 printf '%s\n' "$g1" | sed 's/^/#   /'
 r1=$(printf '%s\n' "$g1" | tail -1)
 like "the last line is the result line" "$r1" "^gens: pid=$tp max_seq=[0-9]+ age0=[0-9]+ age1=[0-9]+ age2=[0-9]+ age3=[0-9]+ other=[0-9]+ none=[0-9]+ swap=[0-9]+ pages=[0-9]+$"
-rss=$(sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "$TOP/run/$g/mnt/proc/$tp/status")
+rss=$(sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "$RUN/$g/mnt/proc/$tp/status")
 is "its pages are VmRSS / 4 KiB (page tables walked)" "$(field pages "$r1")" $((rss / 4))
 sum=$(( $(field age0 "$r1") + $(field age1 "$r1") + $(field age2 "$r1") + $(field age3 "$r1") + $(field other "$r1") + $(field none "$r1") ))
 is "every page is in a generation or counted apart" "$sum" "$(field pages "$r1")"
-anon=$(sed -n 's/^RssAnon:[[:space:]]*\([0-9]*\) kB/\1/p' "$TOP/run/$g/mnt/proc/$tp/status")
+anon=$(sed -n 's/^RssAnon:[[:space:]]*\([0-9]*\) kB/\1/p' "$RUN/$g/mnt/proc/$tp/status")
 is "its anonymous pages are all in generations (RssAnon)" \
 	"$(( $(field age0 "$r1") + $(field age1 "$r1") + $(field age2 "$r1") + $(field age3 "$r1") ))" $((anon / 4))
 h1=$(anon_gen "$g1")
@@ -142,7 +142,7 @@ while [ $i -lt 50 ]; do
 	sleep 0.1; i=$((i + 1))
 done
 "$UMKIT" exec $g -- sh -c 'echo 1 > /proc/sys/vm/drop_caches'
-tid=$(awk '$1 == "memcg" && $3 == "/t" { print $2 }' "$TOP/run/$g/mnt/sys/kernel/debug/lru_gen")
+tid=$(awk '$1 == "memcg" && $3 == "/t" { print $2 }' "$RUN/$g/mnt/sys/kernel/debug/lru_gen")
 out=$("$UMKIT" drgn $g -e 'memcg_path(memcg(prog, "/t")), memcg_id(memcg(prog, "/t")), lruvec(prog, "/t").lrugen.max_seq.value_()' 2>&1)
 is "memcg(prog, \"/t\"): its path, lru_gen's id and max_seq" "$out" "('/t', $tid, $(lru_max "$tid"))"
 out=$("$UMKIT" drgn $g --gens "$tq" 2>&1)

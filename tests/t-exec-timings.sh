@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: stages that add up, no bound on any
 # 'umkit exec --timings': where a one-shot guest's time goes.  The stages
 # (launcher, uml-start, kernel-init, init, agent, command, shutdown) are
 # printed on stderr, each once, none negative; they follow one another,

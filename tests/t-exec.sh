@@ -124,7 +124,7 @@ last=$(( $(getconf _NPROCESSORS_ONLN) - 1 ))
 "$UMKIT" exec --host-cpu $last -- sleep 3 >/dev/null 2>&1 &
 pid=$!
 wait_proc "^$TOP/build/k/base/linux .*umid=umkit-exec-$pid( |\$)" 50
-while [ ! -f "$TOP/run/exec-$pid/hostcpu" ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
+while [ ! -f "$RUN/exec-$pid/hostcpu" ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
 sleep 0.3
 cpus=$(cpus_of $pid)
 is "exec --host-cpu $last: every UML process and thread allowed on CPU $last only" "$cpus" "$last "
@@ -138,7 +138,7 @@ p1=$!
 UMKIT_HOST_CPU=auto "$UMKIT" exec -- sleep 4 >/dev/null 2>&1 &
 p2=$!
 i=0
-while [ $i -lt 60 ] && ! { [ -f "$TOP/run/exec-$p1/hostcpu" ] && [ -f "$TOP/run/exec-$p2/hostcpu" ]; }; do
+while [ $i -lt 60 ] && ! { [ -f "$RUN/exec-$p1/hostcpu" ] && [ -f "$RUN/exec-$p2/hostcpu" ]; }; do
 	sleep 0.1; i=$((i + 1))
 done
 sleep 0.5

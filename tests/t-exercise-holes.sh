@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: a grader's verdicts, counted pages; its own guests and state
 # Lab 03's exercise (holes, beginner): --exercise-id holes writes its
 # skeleton, and its grader cases, as lab 03 lists them, reject a
 # plausible wrong solution (tests/fixtures/exercise/03-holes-next-page.patch, to labs/03-holes.c:

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # kernels: rss-lazy
 # beside builds: skeletons, builds and grader verdicts, no timing
+# beside tests: skeletons, builds and grader verdicts in its own guests
 # Several exercises in a lab, each with a level, and the grader cases a
 # lab lists: --exercise-id picks one (the first is the default, as
 # before), the skeleton of the one picked is written, and the cases of

@@ -41,7 +41,7 @@ age() {
 
 out=$("$UMKIT" start -V base+debug -n $g 2>&1)
 like "a base+debug guest starts" "$out" "guest $g started \(base\+debug"
-pid=$(cat "$TOP/run/$g/uml.pid")
+pid=$(cat "$RUN/$g/uml.pid")
 
 # --- a breakpoint in the aging path ---------------------------------------
 cat > "$work/bp.gdb" <<'EOF'
@@ -66,7 +66,7 @@ if wait_file "$work/bp.out" "umkit-test: stopped" 200; then
 	st=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' /proc/$pid/status)
 	is "the UML process is in a tracing stop" "$st" t
 	s=$(date +%s%N)
-	r=$(cat "$TOP/run/$g/mnt/proc/loadavg" 2>&1); rc=$?
+	r=$(cat "$RUN/$g/mnt/proc/loadavg" 2>&1); rc=$?
 	ms=$(( ($(date +%s%N) - s) / 1000000 ))
 	like "a mirror read of a stopped kernel fails with EIO" "$rc $r" "^1 .*Input/output error"
 	if [ $ms -le 2000 ]; then ok "... within 2 s ($ms ms)"; else not_ok "... within 2 s" "took $ms ms"; fi
@@ -124,7 +124,7 @@ like "... and says the kernel runs on" "$(cat "$work/hold.out")" "gdb was killed
 wait $apid; is "the stopped aging completes: the guest was resumed" "$?" 0
 out=$("$UMKIT" exec $g -- cat /proc/loadavg 2>&1); rc=$?
 like "the guest still answers" "$rc:$out" "^0:[0-9]"
-check "the mirror answers again" cat "$TOP/run/$g/mnt/proc/loadavg"
+check "the mirror answers again" cat "$RUN/$g/mnt/proc/loadavg"
 is "no gdb is left" "$(pgrep -f "gdb .*-p $pid" | wc -l)" 0
 out=$("$UMKIT" stop $g 2>&1)
 is "umkit stop" "$?" 0

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: files and streams in its own guests
 # Your own programs in the guest (--add HOSTPATH[:GUESTPATH]) and the
 # command's standard input (exec -i), in one-shot and named guests.
 . "$(dirname "$0")/lib.sh"
@@ -37,7 +38,7 @@ chmod 750 "$tmp/kit/run.sh"
 echo data > "$tmp/kit/data"
 chmod 604 "$tmp/kit/data"
 ln -s bin/prog "$tmp/kit/prog-link"
-log_id() { ls -l --time-style=+%s.%N "$TOP/run/log/exec.log" 2>/dev/null; }
+log_id() { ls -l --time-style=+%s.%N "$RUN/log/exec.log" 2>/dev/null; }
 
 # --- --add: one-shot guests -------------------------------------------
 
@@ -76,7 +77,7 @@ printf '#!/bin/sh\necho version-2\n' > "$tmp/ver"
 v2=$("$UMKIT" exec --add "$tmp/ver" -- ver 2>&1)
 is "--add: a file changed between boots is seen changed" "$v1 $v2" "version-1 version-2"
 no_leftovers "nothing left after guests with added files"
-is "no initrd is left in run/" "$(ls "$TOP"/run/*/initrd 2>/dev/null)" ""
+is "no initrd is left in run/" "$(ls "$RUN"/*/initrd 2>/dev/null)" ""
 
 # --- --add of dynamically linked programs: their loader and libraries --
 out=$("$UMKIT" exec --add "$tmp/hi-dyn" -- hi-dyn a b 2>&1)

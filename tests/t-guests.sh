@@ -15,9 +15,9 @@ like "a second guest starts beside it" "$out" 'guest tb started \(base, 1 CPUs, 
 # Host ASLR is off for the UML process (personality ADDR_NO_RANDOMIZE,
 # 0x0040000) unless -A asks for it.
 is "a guest's UML process runs with ASLR off" \
-	"$(cat /proc/"$(cat "$TOP/run/ta/uml.pid")"/personality)" "00040000"
+	"$(cat /proc/"$(cat "$RUN/ta/uml.pid")"/personality)" "00040000"
 is "-A leaves ASLR on" \
-	"$(cat /proc/"$(cat "$TOP/run/tb/uml.pid")"/personality)" "00000000"
+	"$(cat /proc/"$(cat "$RUN/tb/uml.pid")"/personality)" "00000000"
 
 out=$("$UMKIT" start -n ta 2>&1)
 rc=$?
@@ -57,7 +57,7 @@ sleep 1.5
 wait $tp
 like "trace streams compaction events" "$(cat /tmp/umkit-g-t.$$)" 'mm_compaction_begin: zone_start=0x0'
 is "trace disables the events it enabled" \
-	"$(cat "$TOP/run/ta/mnt/sys/kernel/tracing/events/compaction/enable")" "0"
+	"$(cat "$RUN/ta/mnt/sys/kernel/tracing/events/compaction/enable")" "0"
 rm -f /tmp/umkit-g-t.$$
 
 # A trace client that stops reading (Ctrl-Z) is dropped by the
@@ -74,29 +74,29 @@ kill -STOP $tp
 # checkout at all (a clone below a private directory cannot be).
 reach=
 if id nobody >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
-	chmod 755 "$TOP/run" "$TOP/run/ta"
-	chmod 666 "$TOP/run/ta/ctl.sock"
-	runuser -u nobody -- test -w "$TOP/run/ta/ctl.sock" 2>/dev/null && reach=1
+	chmod 755 "$RUN" "$RUN/ta"
+	chmod 666 "$RUN/ta/ctl.sock"
+	runuser -u nobody -- test -w "$RUN/ta/ctl.sock" 2>/dev/null && reach=1
 	[ -n "$reach" ] || {
-		chmod 700 "$TOP/run" "$TOP/run/ta"
-		chmod 600 "$TOP/run/ta/ctl.sock"
+		chmod 700 "$RUN" "$RUN/ta"
+		chmod 600 "$RUN/ta/ctl.sock"
 	}
 fi
 if [ -n "$reach" ]; then
 	out=$(cd / && runuser -u nobody -- env UMKIT_TOP="$TOP" "$TOP/build/bin/umkit" exec ta -- echo reached 2>&1)
-	chmod 700 "$TOP/run" "$TOP/run/ta"
-	chmod 600 "$TOP/run/ta/ctl.sock"
+	chmod 700 "$RUN" "$RUN/ta"
+	chmod 600 "$RUN/ta/ctl.sock"
 	if printf '%s\n' "$out" | grep -q reached; then
 		not_ok "another user's request is refused by the supervisor" "$out"
 	else ok "another user's request is refused by the supervisor"; fi
-	like "and ta's log says so" "$(cat "$TOP/run/log/ta.host.log" 2>/dev/null)" 'a connection from another user was refused'
+	like "and ta's log says so" "$(cat "$RUN/log/ta.host.log" 2>/dev/null)" 'a connection from another user was refused'
 else
 	skip "another user's request is refused by the supervisor" \
 		"needs root, the user nobody, and a checkout nobody can reach ($TOP)"
 	skip "and ta's log says so" "see above"
 fi
 
-check "the mirror of ta is mounted" grep -q " $TOP/run/ta/mnt fuse" /proc/mounts
+check "the mirror of ta is mounted" grep -q " $RUN/ta/mnt fuse" /proc/mounts
 t0=$(date +%s)
 "$UMKIT" stop ta
 dt=$(( $(date +%s) - t0 ))
@@ -110,12 +110,12 @@ if printf '%s\n' "$out" | grep -q '^ta '; then not_ok "stop removes ta from the 
 else ok "stop removes ta from the list"; fi
 like "tb still runs after ta stopped" "$out" '^tb +base .* running'
 is "tb still answers" "$("$UMKIT" exec tb -- echo alive)" "alive"
-if grep -q " $TOP/run/ta/mnt " /proc/mounts; then not_ok "ta's mirror is unmounted"
+if grep -q " $RUN/ta/mnt " /proc/mounts; then not_ok "ta's mirror is unmounted"
 else ok "ta's mirror is unmounted"; fi
 
 # Kill tb's supervisor outright: UML dies with it (PDEATHSIG), and the
 # next command removes the stale mount and directory.
-sup=$(cut -d' ' -f1 "$TOP/run/tb/pid")
+sup=$(cut -d' ' -f1 "$RUN/tb/pid")
 kill -KILL "$sup"
 sleep 0.5
 "$UMKIT" list >/dev/null 2>&1
@@ -124,12 +124,12 @@ no_leftovers "a killed supervisor leaves nothing after the next command"
 # What the kit did not make in run/ is not a stale guest: a directory
 # without run_create()'s pid file, older than the 5 s a new one may lack
 # it, stays (a binary that once took / for its top cleaned out /run).
-mkdir "$TOP/run/notours" && echo keep > "$TOP/run/notours/file"
-touch -d '1 hour ago' "$TOP/run/notours"
+mkdir "$RUN/notours" && echo keep > "$RUN/notours/file"
+touch -d '1 hour ago' "$RUN/notours"
 "$UMKIT" list >/dev/null 2>&1
 is "the next command leaves a directory it did not make in run/" \
-	"$(cat "$TOP/run/notours/file" 2>&1)" keep
-rm -rf "$TOP/run/notours"
+	"$(cat "$RUN/notours/file" 2>&1)" keep
+rm -rf "$RUN/notours"
 
 out=$("$UMKIT" stop nosuch 2>&1)
 like "stopping an unknown guest says so" "$out" "no guest named 'nosuch'"

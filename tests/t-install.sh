@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # kernels: compaction-noacct lru-batch rss-lazy uml-walk workingset-cost
 # beside builds: files, users, mounts and exit statuses; no timing, and up-to-date kernels need no build lock
+# beside tests: files, users, mounts and exit statuses in its own DESTDIR
 # An installed kit (issue 14): 'make install DESTDIR=... PREFIX=/usr/local',
 # then two ordinary users with fresh homes run the installed umkit (never
 # the checkout): exec, start/list/tui --dump/stop, and the same lab at once,

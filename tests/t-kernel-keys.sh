@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # kernels: compaction-noacct lru-batch rss-lazy uml-walk workingset-cost
 # beside builds: the keys each kernel lists, no timing
+# beside tests: the keys each kernel lists
 # labs/kernel-keys, against which 'umkit lab --check' validates a lab's
 # vmstat.KEY and meminfo.KEY, is what the kit's kernels have: every variant
 # booted once gives exactly the keys of the file (regenerate it with

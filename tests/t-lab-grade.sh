@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: graders' verdicts; its own guests, state and tmux
 # Labs that grade the student (docs/labs.md): on tests/fixtures/labs/grade.lab,
 # batch runs answer rightly and wrongly (--answers) and the graders tell
 # them apart; params and choice order per student; sealed labs grade the

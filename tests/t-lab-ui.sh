@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: the lab pane in its own tmux, its own guests and state
 # The interactive lab runner driven in tmux: the pane shows the step, the
 # prediction is asked and kept, Enter runs the step, the view follows the
 # step, checks show a tick, progress is saved and resumed, q leaves

@@ -178,10 +178,10 @@ like "--list shows lab 01 with its minutes" "$out" "01-tour +[0-9]+ +beginner +b
 "$UMKIT" lab all --batch > "$work/stop.out" 2>&1 &
 lp=$!
 i=0
-while [ $i -lt 300 ] && [ "$(ls "$TOP/run" 2>/dev/null | grep -c '^lab')" -lt 2 ]; do
+while [ $i -lt 300 ] && [ "$(ls "$RUN" 2>/dev/null | grep -c '^lab')" -lt 2 ]; do
 	sleep 0.1; i=$((i + 1))
 done
-is "lab all: two labs' guests run at once" "$(ls "$TOP/run" | grep -c '^lab')" 2
+is "lab all: two labs' guests run at once" "$(ls "$RUN" | grep -c '^lab')" 2
 kill -TERM $lp
 wait $lp
 is "lab all, stopped: exit 143" "$?" 143

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: files of the checkout, read
 # The licence: LICENSE is the GPL version 2, every file of the kit names
 # it in an SPDX line at its top, the package's copyright file says it.
 . "$(dirname "$0")/lib.sh"

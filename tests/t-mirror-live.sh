@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 A=tmla B=tmlb
-MA=$TOP/run/$A/mnt MB=$TOP/run/$B/mnt
+MA=$RUN/$A/mnt MB=$RUN/$B/mnt
 TMP=$(mktemp -d /tmp/umkit-mlive.XXXXXX)
 cleanup() {
 	"$UMKIT" stop $A $B >/dev/null 2>&1
@@ -33,10 +33,10 @@ fi
 ms() { date +%s%3N; }
 # gone NAME: no mount, no UML process and no run/ entry left for NAME.
 gone() {
-	_m=$(grep " $TOP/run/$1/" /proc/mounts)
+	_m=$(grep " $RUN/$1/" /proc/mounts)
 	_p=$(pgrep -f "umid=umkit-$1 " | tr '\n' ' ')
-	if [ -z "$_m$_p" ] && [ ! -e "$TOP/run/$1" ]; then ok "$2"
-	else not_ok "$2" "mounts: $_m" "pids: $_p" "run: $(ls "$TOP/run/$1" 2>&1)"; fi
+	if [ -z "$_m$_p" ] && [ ! -e "$RUN/$1" ]; then ok "$2"
+	else not_ok "$2" "mounts: $_m" "pids: $_p" "run: $(ls "$RUN/$1" 2>&1)"; fi
 }
 
 out=$("$UMKIT" start -n $A 2>&1)
@@ -181,7 +181,7 @@ else not_ok "kpageflags at an offset reads the guest's bytes" "mirror: $hb" "gue
 
 # A hung guest (every UML process stopped): reads fail with EIO within
 # 2 s instead of hanging; once it runs again, reads work again.
-pg=$(cat "$TOP/run/$A/uml.pid")
+pg=$(cat "$RUN/$A/uml.pid")
 /bin/kill -s STOP -- "-$pg"
 t0=$(ms)
 err=$(cat "$MA/proc/meminfo" 2>&1 >/dev/null)
@@ -199,7 +199,7 @@ like "reads work again once the guest runs" "$(head -1 "$MA/proc/meminfo" 2>&1)"
 rp=$!
 sleep 0.5
 t0=$(ms)
-kill -KILL "$(cat "$TOP/run/$A/uml.pid")"
+kill -KILL "$(cat "$RUN/$A/uml.pid")"
 i=0
 while [ ! -s "$TMP/failed" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 kill $rp 2>/dev/null

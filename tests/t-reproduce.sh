@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: operands and stored runs; boots nothing
 # umkit reproduce without boots: bad operands are refused before any
 # boot; a stored run (--json, read back with --from) gives the same
 # table, KTAP and JSON; a file that is not one of this kit's is named

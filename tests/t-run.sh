@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: the runner on small scripts of its own
 # t-run.sh - the test runner (tests/run) itself, on small TAP scripts
 # written here: a plan is required, exactly one, first or last, and the
 # checks run must be the checks planned; "not ok", skips and a bad exit
@@ -7,6 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 
 work=$(mktemp -d)
+# The runners here run as their checks want, whatever ran this one.
+unset UMKIT_TEST_BESIDE UMKIT_TEST_LANE UMKIT_TEST_PREBUILD UMKIT_TEST_KBUILD
 trap 'rm -rf "$work"' EXIT
 
 # tap NAME EXIT LINES...: a script printing LINES, then exiting EXIT.
@@ -75,9 +78,10 @@ like "a script naming only v1 waits for every build ahead (a machine nothing els
 rm -f "$work/built"
 # A script that says "# beside builds:" runs before the others and starts
 # once the kernels it names are built, while the next build ahead still
-# runs: v2's build waits for early.sh (10 s at most), then half a second.
+# runs: v2's build waits for early.sh (10 s at most), then 2 s (a loaded
+# host: this script may run beside another).
 printf '%s\n' "case \$1 in v2) i=0; while [ ! -e $work/go ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done" \
-	"[ -e $work/go ] || set -- 'v2-before-early'; sleep 0.5 ;; esac" "echo \"\$1\" >> $work/built" > "$work/kbgo.sh"
+	"[ -e $work/go ] || set -- 'v2-before-early'; sleep 2 ;; esac" "echo \"\$1\" >> $work/built" > "$work/kbgo.sh"
 printf '%s\n' '#!/bin/sh' '# kernels: v1' '# beside builds: a test' "echo \"ok 1 - early: \$(tr '\\n' ' ' < $work/built)\"" \
 	"touch $work/go" 'echo 1..1' > "$work/early.sh"
 printf '%s\n' '#!/bin/sh' '# kernels: v2' '# beside builds: a test' "echo \"ok 1 - late: \$(tr '\\n' ' ' < $work/built)\"" \
@@ -117,12 +121,12 @@ is "... and no process of the build ahead is left" "$left" ""
 is "... nor any file of the runner's in TMPDIR" "$(ls -A "$work/tmp-stop")" ""
 
 # Unit-test binaries run in a lane beside the scripts: each of these two
-# waits for the other's file (3 s at most), which only works side by side.
+# waits for the other's file (10 s at most), which only works side by side.
 printf '%s\n' '#!/bin/sh' "touch $work/from-u; i=0" \
-	"while [ ! -e $work/from-s ] && [ \$i -lt 30 ]; do sleep 0.1; i=\$((i + 1)); done" \
+	"while [ ! -e $work/from-s ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done" \
 	"[ -e $work/from-s ] && echo 'ok 1 - u saw s' || echo 'not ok 1 - u saw s'" 'echo 1..1' > "$work/unit1"
 printf '%s\n' '#!/bin/sh' "touch $work/from-s; i=0" \
-	"while [ ! -e $work/from-u ] && [ \$i -lt 30 ]; do sleep 0.1; i=\$((i + 1)); done" \
+	"while [ ! -e $work/from-u ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done" \
 	"[ -e $work/from-u ] && echo 'ok 1 - s saw u' || echo 'not ok 1 - s saw u'" 'echo 1..1' > "$work/s1.sh"
 chmod +x "$work/unit1"
 mkdir "$work/tmp-lane"
@@ -136,5 +140,83 @@ is "... and the runner leaves no file in TMPDIR" "$(ls -A "$work/tmp-lane")" ""
 rm -f "$work/from-u" "$work/from-s"
 o=$(UMKIT_TEST_LANE=0 "$TOP/tests/run" --only "$work/unit1" "$work/s1.sh" 2>&1)
 is "UMKIT_TEST_LANE=0: one after another" "$(printf '%s\n' "$o" | tail -1)" "1 passed, 1 failed, 0 skipped"
+
+
+# "# beside tests:": two such scripts run at once, each with a run
+# directory of its own (UMKIT_RUN: not this script's, when this one
+# runs beside another), which is gone afterwards; each of
+# p1 and p2 waits for the other's file (10 s at most).  A script without
+# the line runs alone: it sees neither's "running" file.
+# pair NAME OTHER: a script that says it may run beside another, marks
+# itself running, and waits for OTHER's mark.
+pair() {
+	printf '%s\n' '#!/bin/sh' '# beside tests: a test' "touch $work/run-$1 $work/from-$1; i=0" \
+		"echo \"\$UMKIT_RUN\" > $work/runof-$1; [ \"\${UMKIT_RUN:-}\" != '${UMKIT_RUN:-}' ] && [ -d \"\$UMKIT_RUN\" ] && [ -z \"\$(ls -A \"\$UMKIT_RUN\")\" ] && echo 'ok 1 - an empty run directory' || echo 'not ok 1 - an empty run directory'" \
+		"while [ ! -e $work/from-$2 ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done" \
+		"rm -f $work/run-$1" \
+		"[ -e $work/from-$2 ] && echo 'ok 2 - $1 saw $2' || echo 'not ok 2 - $1 saw $2'" 'echo 1..2' > "$work/$1.sh"
+}
+pair p1 p2
+pair p2 p1
+printf '%s\n' '#!/bin/sh' "[ -z \"\$(ls $work | grep '^run-')\" ] && echo 'ok 1 - alone' || echo 'not ok 1 - alone'" \
+	"[ \"\${UMKIT_RUN:-}\" = '${UMKIT_RUN:-}' ] && echo 'ok 2 - the caller s run directory' || echo 'not ok 2 - UMKIT_RUN changed'" \
+	'echo 1..2' > "$work/alone.sh"
+mkdir "$work/tmp-pool"
+o=$(TMPDIR=$work/tmp-pool "$TOP/tests/run" --only "$work/alone.sh" "$work/p1.sh" "$work/p2.sh" "$work/alone.sh" 2>&1)
+is "two scripts that say '# beside tests:' run side by side, the others alone" \
+	"$(printf '%s\n' "$o" | tail -1)" "8 passed, 0 failed, 0 skipped"
+r1=$(cat "$work/runof-p1") r2=$(cat "$work/runof-p2")
+like "... each with a run directory of its own" "$r1 $r2" "^/.+ /.+\$"
+check "... two different ones" test "$r1" != "$r2"
+check "... gone afterwards" test ! -e "$r1" -a ! -e "$r2"
+like "... each result printed whole, in the order they started" "$o" "# $work/p1.sh \\(beside tests\\)
+ok 1 - an empty run directory
+ok 2 - p1 saw p2
+1..2
+# time: $work/p1.sh [0-9]+ ms
+# $work/p2.sh \\(beside tests\\)
+ok 1 - an empty run directory
+ok 2 - p2 saw p1
+1..2
+# time: $work/p2.sh [0-9]+ ms
+# $work/alone.sh
+"
+is "... and the runner leaves no file in TMPDIR" "$(ls -A "$work/tmp-pool")" ""
+rm -f "$work"/from-* "$work"/runof-*
+o=$(UMKIT_TEST_BESIDE=0 "$TOP/tests/run" --only "$work/p1.sh" "$work/p2.sh" 2>&1)
+# one after another, neither has a run directory of its own, and p1
+# waits in vain for p2
+is "UMKIT_TEST_BESIDE=0: one after another" "$(printf '%s\n' "$o" | tail -1)" "1 passed, 3 failed, 0 skipped"
+rm -f "$work"/from-* "$work"/runof-*
+# Two that build kernels of their own ("own") never run at once, though
+# both say they may run beside tests.
+for n in 1 2; do
+	printf '%s\n' '#!/bin/sh' '# kernels: own' '# beside tests: a test' \
+		"[ -e $work/own-busy ] && echo 'not ok 1 - o$n alone' || echo 'ok 1 - o$n alone'" \
+		"touch $work/own-busy; sleep 0.5; rm -f $work/own-busy" 'echo 1..1' > "$work/o$n.sh"
+done
+o=$(UMKIT_TEST_PREBUILD=0 "$TOP/tests/run" --only "$work/o1.sh" "$work/o2.sh" 2>&1)
+is "two builders of their own kernels never run at once" "$(printf '%s\n' "$o" | tail -1)" "2 passed, 0 failed, 0 skipped"
+
+# Stopped (TERM) while two run beside each other: both go, and their
+# children.
+printf '%s\n' '#!/bin/sh' '# beside tests: a test' "sleep 60 & echo \$! >> $work/pairpids; wait" > "$work/slow1.sh"
+cp "$work/slow1.sh" "$work/slow2.sh"
+mkdir "$work/tmp-pstop"
+TMPDIR=$work/tmp-pstop "$TOP/tests/run" --only "$work/slow1.sh" "$work/slow2.sh" > /dev/null 2>&1 &
+rp=$!
+i=0
+while [ $i -lt 100 ] && [ "$(cat "$work/pairpids" 2>/dev/null | wc -l)" -lt 2 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $rp
+wait $rp
+is "stopped while two run beside each other: the runner exits 143" "$?" 143
+left=
+for pid in $(cat "$work/pairpids"); do
+	i=0
+	while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	! kill -0 "$pid" 2>/dev/null || left="$left $pid"
+done
+is "... no process of theirs is left" "$left" ""
+is "... nor any file of the runner's in TMPDIR" "$(ls -A "$work/tmp-pstop")" ""
 
 done_testing

@@ -21,7 +21,7 @@ like "doctor: the sandbox works here" "$out" '^ok +sandbox '
 # --- a running guest's view of the host ---------------------------------
 out=$("$UMKIT" start -d 0 -n $G 2>&1)
 like "a guest starts in the sandbox" "$out" "guest $G started"
-k=$(cat "$TOP/run/$G/uml.pid" 2>/dev/null)
+k=$(cat "$RUN/$G/uml.pid" 2>/dev/null)
 if [ -n "$k" ] && [ -d "/proc/$k" ]; then
 	is "its UML process has another user namespace" \
 		"$([ "$(readlink /proc/$k/ns/user)" != "$(readlink /proc/self/ns/user)" ] && echo yes)" yes
@@ -33,9 +33,9 @@ if [ -n "$k" ] && [ -d "/proc/$k" ]; then
 	is "it sees no file of \$HOME" "$(find "$R$HOME" -type f 2>&1 | wc -l)" 0
 	is "of the checkout, only its kernel, the rootfs and its run directory" \
 		"$(find "$R$TOP" -type f 2>&1 | grep -v -e "^$R$TOP/build/k/base/linux\$" \
-		    -e "^$R$TOP/build/rootfs/initramfs.cpio\$" -e "^$R$TOP/run/$G/" | wc -l)" 0
+		    -e "^$R$TOP/build/rootfs/initramfs.cpio\$" -e "^$R$RUN/$G/" | wc -l)" 0
 	is "of run/, no other guest" \
-		"$(ls -A "$R$TOP/run" 2>&1 | grep -v -x -e "$G" -e log | wc -l)" 0
+		"$(ls -A "$R$RUN" 2>&1 | grep -v -x -e "$G" -e log | wc -l)" 0
 	is "the checkout is read-only to it" \
 		"$(touch "$R$TOP/build/k/base/new" 2>&1 | grep -c 'Read-only file system')" 1
 else
@@ -142,11 +142,11 @@ is "one that is ours and closed is used (nothing said)" "$(printf '%s' "$out" | 
 setsid sleep 60 &
 sp=$!
 sleep 0.2
-mkdir -p "$TOP/run/tsb-stale-$$"
-echo "1 1" > "$TOP/run/tsb-stale-$$/pid"
-echo "$sp $sp 12345" > "$TOP/run/tsb-stale-$$/guest.pid"
+mkdir -p "$RUN/tsb-stale-$$"
+echo "1 1" > "$RUN/tsb-stale-$$/pid"
+echo "$sp $sp 12345" > "$RUN/tsb-stale-$$/guest.pid"
 "$UMKIT" list >/dev/null 2>&1
-is "cleanup removed the stale run directory" "$([ -d "$TOP/run/tsb-stale-$$" ] && echo there || echo gone)" gone
+is "cleanup removed the stale run directory" "$([ -d "$RUN/tsb-stale-$$" ] && echo there || echo gone)" gone
 is "and left the unrelated process alone" "$(kill -0 $sp 2>/dev/null && echo alive || echo killed)" alive
 kill $sp 2>/dev/null
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # kernels: selftests base+debug own
+# beside tests: the selftests' verdicts in its own guests
 # umkit selftests: the kernel's own mm tests of a variant's tree, built
 # by its Makefile and run each in a fresh guest, with KTAP; smoke
 # --selftests fails a patch that breaks one (tests/fixtures/smoke/

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: the TUI on its own guest's mirror
 # t-tui-live.sh - umkit-tui on a running guest's mirror (run/NAME/mnt):
 # the LRU view shows the guest's generations, and after an aging command
 # (echo "+ MEMCG NODE MAX_SEQ 1 1" > /sys/kernel/debug/lru_gen, run in the
@@ -9,7 +10,7 @@
 
 TUI=$TOP/build/bin/umkit-tui
 NAME=tui-live-$$
-MNT=$TOP/run/$NAME/mnt
+MNT=$RUN/$NAME/mnt
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 
 if [ ! -x "$UMKIT" ] || [ ! -x "$TUI" ]; then
@@ -80,7 +81,7 @@ if poll_screen "tui-exit=0" 80; then ok "live: q quits"; else not_ok "live: q qu
 tm send-keys -t t "clear; $TUI --root $MNT --view overview --interval 200; echo tui-exit=\$?" Enter
 wait_for "MemTotal [0-9]+ kB" 80
 # First the guest dies (the mirror stays mounted and answers EIO)...
-kill -KILL "$(cat "$TOP/run/$NAME/uml.pid")"
+kill -KILL "$(cat "$RUN/$NAME/uml.pid")"
 if poll_screen "guest not responding" 50; then
 	ok "live: a dead guest shows 'guest not responding'"
 else

@@ -212,7 +212,7 @@ if [ ! -x "$UMKIT" ]; then
 	done_testing
 	exit
 fi
-MNT=$TOP/run/$NAME/mnt
+MNT=$RUN/$NAME/mnt
 if ! out=$("$UMKIT" start -n "$NAME" 2>&1); then
 	not_ok "umkit start -n $NAME" "$out"
 	done_testing

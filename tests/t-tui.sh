@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: the TUI on fixtures, in its own tmux
 # t-tui.sh - umkit-tui against the captured fixture root
 # (tests/fixtures/guest): --dump of every view at 80x24 and 200x60, then
 # the real TUI driven in tmux (keys, help, resize, quit, signals, the

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: the value layer on fixtures
 # t-values.sh - build/bin/umkit-value, the CLI of the value layer, on the
 # fixture root: "SPEC VALUE" lines, one error line per bad spec and exit
 # 1, --check without reading, --files, and --history over a recording

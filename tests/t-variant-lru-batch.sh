@@ -30,7 +30,7 @@ like "its description names seed 000" "$(cat "$TOP/patches/$V/description")" '^S
 variant_smoke $V "$NAME"
 
 # The switch: Y at boot, flipped through the mirror, seen by the guest.
-MNT=$TOP/run/$NAME/mnt
+MNT=$RUN/$NAME/mnt
 is "$V: lru_gen_batch_aging is Y at boot" "$(cat "$MNT/$SW" 2>&1)" Y
 if echo N > "$MNT/$SW" 2>/dev/null; then ok "$V: the switch is writable through the mirror"
 else not_ok "$V: the switch is writable through the mirror"; fi

@@ -27,7 +27,7 @@ P=sys/module/rss_counter/parameters/mode
 CHECK=/usr/lib/umkit/umkit-rsscheck
 TUI=$TOP/build/bin/umkit-tui
 NAME=rss-lazy-$$
-MNT=$TOP/run/$NAME/mnt
+MNT=$RUN/$NAME/mnt
 SOCK=umkit-rss-lazy-$$
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tm() { tmux -L "$SOCK" "$@"; }

@@ -31,7 +31,7 @@ walk() { "$UMKIT" exec -V $V -t 300 "$@" 2>&1; }
 variant_build $V
 like "its description names seed 003" "$(cat "$TOP/patches/$V/description")" '^Seed 003: '
 variant_smoke $V "$NAME"
-MNT=$TOP/run/$NAME/mnt
+MNT=$RUN/$NAME/mnt
 is "$V: lru_gen/enabled shows the walk (0x0003)" \
 	"$(cat "$MNT/sys/kernel/mm/lru_gen/enabled" 2>&1)" 0x0003
 "$UMKIT" stop "$NAME" >/dev/null 2>&1

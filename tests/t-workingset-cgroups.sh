@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: refault counts with 2x margins in its own guest
 # Seed 004 on base: readtwice in two memory cgroups, classic LRU against
 # MGLRU switched at run time in one boot (tests/workingset-cgroups.sh).
 # Each cgroup's memory.stat counts its own refaults and reclaim under both

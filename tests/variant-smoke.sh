@@ -24,7 +24,7 @@ variant_build() {
 
 # variant_smoke VARIANT NAME: see the header.
 variant_smoke() {
-	_v=$1 _name=$2 _mnt=$TOP/run/$2/mnt
+	_v=$1 _name=$2 _mnt=$RUN/$2/mnt
 	_o=$("$UMKIT" exec -V "$_v" -c 4 -- sh -c \
 		'cat /sys/devices/system/cpu/online; head -n 1 /sys/kernel/debug/lru_gen' 2>&1)
 	like "$_v: exec -c 4 boots with four CPUs and lru_gen" "$_o" '^0-3$'
