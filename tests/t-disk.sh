@@ -72,11 +72,19 @@ is "no image left after stop" "$(images)" ""
 
 # One-shot guests: the image exists while the command runs, and is gone
 # after a timeout, a panic, Ctrl-C and a SIGKILLed umkit.
+# wait_ready PID: until the one-shot guest of umkit PID is up, its
+# command started (its console says umkit-ready; 10 s at most), while
+# umkit lives: a wait on the boot, not a guess at its length.
+wait_ready() {
+	_i=0
+	while [ $_i -lt 100 ] && ! grep -aqs umkit-ready "$RUN/log/exec-$1.log" &&
+	    kill -0 "$1" 2>/dev/null; do
+		sleep 0.1; _i=$((_i + 1))
+	done
+}
 "$UMKIT" exec -t 3 -- sleep 60 >/dev/null 2>&1 &
 pid=$!
-# until the image is there (the boot), while the guest lives
-i=0
-while [ $i -lt 100 ] && [ -z "$(images)" ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+wait_ready $pid
 like "a one-shot guest's image is in run/exec-PID/" "$(images)" "/exec-$pid/disk.img"
 wait $pid
 is "-t timeout returns 124" "$?" 124
@@ -88,7 +96,7 @@ is "no image left after a panic" "$(images)" ""
 
 "$UMKIT" exec -- sleep 60 >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
+wait_ready $pid
 kill -INT $pid
 wait $pid
 is "Ctrl-C returns 130" "$?" 130
@@ -96,7 +104,7 @@ is "no image left after Ctrl-C" "$(images)" ""
 
 "$UMKIT" exec -- sleep 60 >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
+wait_ready $pid
 kill -KILL $pid
 wait $pid 2>/dev/null
 sleep 0.5

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# beside tests: the pane's text and widths in its own tmux and guest
 # The lab pane of the interactive runner in tmux, on one guest: a number
 # typed into the pending question is the answer, not view keys; the
 # step's text re-flows to the pane's width (100 and 160 columns); and at
@@ -122,10 +123,16 @@ for cols in 160 100; do
 	tm resize-window -t t -x "$cols" -y $ROWS
 	tm send-keys -t t 2
 	poll_screen "scan efficiency" 50
-	sleep 0.3
-	screen=$(tm capture-pane -p -t t)
-	pane=$(pane_of "$cols")
 	want=$(wrapped $([ "$cols" -ge 120 ] && echo 64 || echo "$cols") "$para")
+	# until the pane has re-flowed (5 s at most)
+	i=0
+	while :; do
+		screen=$(tm capture-pane -p -t t)
+		pane=$(pane_of "$cols")
+		case "$pane" in *"$want"*) break ;; esac
+		[ $i -lt 50 ] || break
+		sleep 0.1; i=$((i + 1))
+	done
 	case "$pane" in
 	*"$want"*) ok "$cols columns: the paragraph is joined and wrapped at the pane's width" ;;
 	*) not_ok "$cols columns: the paragraph is joined and wrapped at the pane's width" \

@@ -98,6 +98,14 @@ is "UMKIT_TEST_PREBUILD=0: nothing is built ahead" "$(cat "$work/built" 2>/dev/n
 UMKIT_TEST_KBUILD="sh $work/kb.sh" "$TOP/tests/run" --only "$work/needs2.sh" >/dev/null 2>&1
 is "... nor when no test runs before them" "$(cat "$work/built" 2>/dev/null)" ""
 
+# left_of FILE: the pids FILE lists that still run 5 s on (each).
+left_of() {
+	for _p in $(cat "$1"); do
+		_i=0
+		while [ $_i -lt 50 ] && kill -0 "$_p" 2>/dev/null; do sleep 0.1; _i=$((_i + 1)); done
+		! kill -0 "$_p" 2>/dev/null || printf ' %s' "$_p"
+	done
+}
 # Stopped (TERM) while a build ahead runs: that build goes with it.
 printf '%s\n' "sleep 60 & echo \"\$\$ \$!\" > $work/kbpids; wait" > "$work/kbslow.sh"
 printf '%s\n' '#!/bin/sh' "while [ ! -s $work/kbpids ]; do sleep 0.05; done" 'echo "ok 1 - a"' 'echo 1..1' \
@@ -111,13 +119,7 @@ while [ $i -lt 100 ] && ! grep -q '^# time: .*waits.sh' "$work/stop.out"; do sle
 kill -TERM $rp
 wait $rp
 is "... the runner exits 143" "$?" 143
-left=
-for pid in $(cat "$work/kbpids"); do
-	i=0
-	while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
-	! kill -0 "$pid" 2>/dev/null || left="$left $pid"
-done
-is "... and no process of the build ahead is left" "$left" ""
+is "... and no process of the build ahead is left" "$(left_of "$work/kbpids")" ""
 is "... nor any file of the runner's in TMPDIR" "$(ls -A "$work/tmp-stop")" ""
 
 # Unit-test binaries run in a lane beside the scripts: each of these two
@@ -210,13 +212,7 @@ while [ $i -lt 100 ] && [ "$(cat "$work/pairpids" 2>/dev/null | wc -l)" -lt 2 ];
 kill -TERM $rp
 wait $rp
 is "stopped while two run beside each other: the runner exits 143" "$?" 143
-left=
-for pid in $(cat "$work/pairpids"); do
-	i=0
-	while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
-	! kill -0 "$pid" 2>/dev/null || left="$left $pid"
-done
-is "... no process of theirs is left" "$left" ""
+is "... no process of theirs is left" "$(left_of "$work/pairpids")" ""
 is "... nor any file of the runner's in TMPDIR" "$(ls -A "$work/tmp-pstop")" ""
 
 done_testing
