@@ -200,6 +200,25 @@ done
 o=$(UMKIT_TEST_PREBUILD=0 "$TOP/tests/run" --only "$work/o1.sh" "$work/o2.sh" 2>&1)
 is "two builders of their own kernels never run at once" "$(printf '%s\n' "$o" | tail -1)" "2 passed, 0 failed, 0 skipped"
 
+# While a build ahead runs (v1's, until b2 has run), two that may run
+# beside tests run one at a time: the build gets the second CPU.  Each
+# marks itself, waits half a second, looks for the other's mark and
+# keeps its own another half second.
+printf '%s\n' "i=0; while [ ! -e $work/release ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done" \
+	> "$work/kbrel.sh"
+for n in 1 2; do
+	printf '%s\n' '#!/bin/sh' '# beside tests: a test' "touch $work/mark-b$n; sleep 0.5" \
+		"[ -n \"\$(ls $work | grep '^mark-b' | grep -vx mark-b$n)\" ] && echo 'not ok 1 - b$n alone' || echo 'ok 1 - b$n alone'" \
+		"sleep 0.5; rm -f $work/mark-b$n" 'echo 1..1' > "$work/b$n.sh"
+done
+echo "touch $work/release" >> "$work/b2.sh"
+printf '%s\n' '#!/bin/sh' '# kernels: v1' 'echo "ok 1 - v1"' 'echo 1..1' > "$work/needv1.sh"
+o=$(UMKIT_TEST_KBUILD="sh $work/kbrel.sh" "$TOP/tests/run" --only "$work/b1.sh" "$work/b2.sh" "$work/needv1.sh" 2>&1)
+is "while a build ahead runs, two that may run beside tests run one at a time" \
+	"$(printf '%s\n' "$o" | tail -1)" "3 passed, 0 failed, 0 skipped"
+o=$(UMKIT_TEST_PREBUILD=0 "$TOP/tests/run" --only "$work/b1.sh" "$work/b2.sh" 2>&1)
+is "... and side by side with no build ahead" "$(printf '%s\n' "$o" | tail -1)" "0 passed, 2 failed, 0 skipped"
+
 # Stopped (TERM) while two run beside each other: both go, and their
 # children.
 printf '%s\n' '#!/bin/sh' '# beside tests: a test' "sleep 60 & echo \$! >> $work/pairpids; wait" > "$work/slow1.sh"
