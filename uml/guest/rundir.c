@@ -97,11 +97,12 @@ run_log(const char *name)
 char *
 run_shown(const char *rel)
 {
-	const char	*e = getenv("UMKIT_RUN");
-	char		*r, *p;
+	char	*r, *p;
+	size_t	 n = strlen(kit()->top);
 
 	/* A checkout's own run/ is shown short; any other in full. */
-	if (!kit()->installed && (e == NULL || *e == '\0'))
+	if (!kit()->installed && strncmp(kit()->run, kit()->top, n) == 0 &&
+	    strcmp(kit()->run + n, "/run") == 0)
 		return xasprintf("run/%s", rel);
 	r = xasprintf("run/%s", rel);
 	p = top_path(r);
