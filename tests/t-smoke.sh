@@ -123,8 +123,11 @@ like "... the reproducer ran on both (base lacks the line, the patch has it)" "$
 like "... PASS" "$out" "smoke: PASS $want"
 like "... the bench table, lkp-style" "$out" '%change .* metric'
 like "... a fork line" "$out" '[0-9.]+ +±[0-9]+% +[-+][0-9.]+%.* procbench.fork_us'
-like "... the legend" "$out" '2 boots per side, interleaved'
-check "... --json parses, 2 samples per side" python3 -c "import json,sys; d=json.load(open('$tmp/r.json')); m=d['metrics']['procbench.fork_us']['samples']; sys.exit(0 if len(m[0])==2 and len(m[1])==2 and d['kernels'][0]['host'] else 1)"
+like "... the legend: 2 boots per side, procbench's rows 4" "$out" \
+	"2 boots per side, interleaved \\(procbench's rows: 4, the boots beyond those running it alone\\);"
+like "... and the stage says so" "$out" 'smoke: bench +ok: procbench, 2 boots per kernel and procbench alone in as many more'
+like "... 8 boots in all: 2 + 2 a side" "$out" 'bench: 8 boots in '
+check "... --json parses, 4 samples per side (2 + 2 alone)" python3 -c "import json,sys; d=json.load(open('$tmp/r.json')); m=d['metrics']['procbench.fork_us']['samples']; sys.exit(0 if len(m[0])==4 and len(m[1])==4 and d['kernels'][0]['host'] else 1)"
 check "... --json has the verdict and each file's state" python3 -c "import json,sys; d=json.load(open('$tmp/r.json')); f=d['files']; sys.exit(0 if d['verdict']=='PASS' and len(f)==1 and f[0]['file']=='mm/vmscan.c' and f[0]['state']=='built' and [x['name'] for x in d['stages']][3]=='tested' else 1)"
 check "... --junit is well-formed XML" xmllint --noout $tmp/r.xml
 is "... --junit has a testcase per stage" "$(xmllint --xpath 'count(//testcase)' $tmp/r.xml)" 7

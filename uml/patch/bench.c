@@ -24,6 +24,7 @@
 struct bdef {
 	const char	*name;
 	const char	*script;
+	int		 more;	/* N more boots a side of its own (bench_run()) */
 };
 
 /*
@@ -39,8 +40,9 @@ struct bdef {
 static const struct bdef bdefs[] = {
 	/*
 	 * umkit smoke's default runs every one of these in 5 boots per
-	 * side, 2 boots at a time where the host allows it (bench-host.c;
-	 * one at a time on this kit's 2-CPU machine, 9.1 s a boot); the
+	 * side (procbench in 5 more of its own, below), 2 boots at a time
+	 * where the host allows it (bench-host.c; one at a time on this
+	 * kit's 2-CPU machine, 9.1-11 s a boot); the
 	 * boot-to-boot spread, not these counts, limits what the t-test
 	 * can see.  Each is as short as its
 	 * spread allows, measured in 12 boots of base, 2 at a time on host
@@ -68,15 +70,27 @@ static const struct bdef bdefs[] = {
 	 *    3.1 -> 8.1%), a 5000-page warm-up against 10000 did not
 	 *    (isolated 2.0% and 2.9%, free_passes 5.5% and 2.4%).
 	 */
-	{ "procbench",
-	  "for c in fork exec shell; do n=50; [ $c = fork ] && n=170; "
-	  "procbench --case $c --cpu 1 --iterations $n || exit 1; done" },
-	{ "kvbench",
-	  "kvbench --size 25% --time 0.5 --pattern gaussian --populate || exit 1" },
-	{ "readtwice",
-	  "readtwice --workers 2 --size 12% --memcg 16M --pin || exit 1" },
-	{ "aging",
-	  "o=$(MODES=current MB=64 ROUNDS=4 AGINGS=5 lru-age) || exit 1; "
+	/*
+	 * procbench also runs alone in N more boots a side: its boots
+	 * are cheap (2.2 s with the boot) and its spread between boots is
+	 * as large as a real effect.  On this kit's 2-CPU host most boots
+	 * of base read fork_min_us 2300-2600 us and one or two in five
+	 * 3100-3500, a different boot each run; the slow-fork fixture adds
+	 * about 25%.  compare -n 5 --bench procbench found the fixture
+	 * (fork_min_us marked worse) in 12 of 20 runs and 6 of 19; two
+	 * such runs' samples joined, 10 boots a side, in 8 of 8, and base
+	 * against base marked nothing in 8 of 8 (16 of 16 at 5 a side).
+	 */
+	{ .name = "procbench",
+	  .script = "for c in fork exec shell; do n=50; [ $c = fork ] && n=170; "
+	  "procbench --case $c --cpu 1 --iterations $n || exit 1; done",
+	  .more = 1 },
+	{ .name = "kvbench",
+	  .script = "kvbench --size 25% --time 0.5 --pattern gaussian --populate || exit 1" },
+	{ .name = "readtwice",
+	  .script = "readtwice --workers 2 --size 12% --memcg 16M --pin || exit 1" },
+	{ .name = "aging",
+	  .script = "o=$(MODES=current MB=64 ROUNDS=4 AGINGS=5 lru-age) || exit 1; "
 	  "echo \"$o\" | awk 'function med(v, n,  i, j, t) { "
 	  "for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) "
 	  "{ t = v[j]; v[j] = v[j - 1]; v[j - 1] = t } "
@@ -86,10 +100,10 @@ static const struct bdef bdefs[] = {
 	  "END { if (!nw) exit 1; printf \"aging: ns_per_page=%.3f\", med(w, nw); "
 	  "if (nk) printf \" inc_min_seq_ns_per_page=%.3f\", med(k, nk); "
 	  "printf \"\\n\" }' || exit 1" },
-	{ "compaction",
-	  "compaction-round --name warm --pages 5000 - >/dev/null && "
+	{ .name = "compaction",
+	  .script = "compaction-round --name warm --pages 5000 - >/dev/null && "
 	  "compaction-round --name compaction - || exit 1" },
-	{ NULL, NULL }
+	{ .name = NULL }
 };
 
 const char bench_list[] = "procbench (fork, exec, shell: us per op, and "
@@ -125,6 +139,25 @@ expand(const char *names)
 			snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s",
 			    b == bdefs ? "" : ",", b->name);
 	return all;
+}
+
+/* The benchmarks of names that want boots of their own (bdef.more), allocated. */
+static char *
+bench_more(const char *names)
+{
+	const struct bdef	*b;
+	const char		*p, *e;
+	char			*r = xstrdup(""), *t;
+
+	for (p = expand(names); *p != '\0'; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ',');
+		if ((b = bdef_find(p, e - p)) == NULL || !b->more)
+			continue;
+		t = xasprintf("%s%s%s", r, *r ? "," : "", b->name);
+		free(r);
+		r = t;
+	}
+	return r;
 }
 
 /* Check a comma list of benchmark names. */
@@ -501,14 +534,18 @@ bench_once(const char *kernel, const char *label, const char *setup,
 	return rc;
 }
 
-/* The interleaved boots. */
+/*
+ * The interleaved boots: 2n of every benchmark, then 2 * more of those
+ * that want boots of their own (bdef.more), alone, still interleaved;
+ * the host CPUs go on alternating across both.
+ */
 int
 bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
     const char *names, int n, int jobs, struct bres *r)
 {
 	struct bench_boot *b;
-	char		*script[2];
-	int		 side, k, rc;
+	char		*script[2], *alone[2], *mnames = bench_more(names);
+	int		 side, k, rc, more;
 
 	memset(r, 0, sizeof *r);
 	r->cur_cpu = -1;
@@ -518,19 +555,28 @@ bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 	}
 	r->boots = n;
 	r->jobs = jobs = jobs < 1 ? 1 : jobs > BENCH_MAX_JOBS ? BENCH_MAX_JOBS : jobs;
-	for (side = 0; side < 2; side++)
+	/* Only the boots a side's samples have room for. */
+	more = *mnames == '\0' ? 0 : n < BENCH_MAX_BOOTS - n ? n : BENCH_MAX_BOOTS - n;
+	r->more = more;
+	r->more_names = mnames;
+	for (side = 0; side < 2; side++) {
 		script[side] = bench_script(names, setup != NULL ? setup[side] : NULL);
-	/* Boots k = 0 .. 2n-1 of side k % 2. */
-	b = xcalloc(2 * n, sizeof *b);
-	for (k = 0; k < 2 * n; k++) {
+		alone[side] = more ? bench_script(mnames, setup != NULL ? setup[side] :
+		    NULL) : NULL;
+	}
+	/* Boots k = 0 .. 2(n + more) - 1 of side k % 2. */
+	b = xcalloc(2 * (n + more), sizeof *b);
+	for (k = 0; k < 2 * (n + more); k++) {
 		b[k].kernel = kernel[k % 2];
-		b[k].script = script[k % 2];
+		b[k].script = k < 2 * n ? script[k % 2] : alone[k % 2];
 		b[k].label = label[k % 2];
 	}
-	rc = bench_boots(b, 2 * n, jobs, "bench", run_out, r);
+	rc = bench_boots(b, 2 * (n + more), jobs, "bench", run_out, r);
 	free(b);
-	free(script[0]);
-	free(script[1]);
+	for (side = 0; side < 2; side++) {
+		free(script[side]);
+		free(alone[side]);
+	}
 	return rc;
 }
 
@@ -560,6 +606,39 @@ bench_padj(const struct bres *r, double *padj)
 	stats_holm(p, n, p);
 	for (i = 0; i < n; i++)
 		padj[idx[i]] = p[i];
+}
+
+/* A metric's samples a side: the larger count. */
+static int
+side_n(const struct bmetric *m)
+{
+	return m->n[0] > m->n[1] ? m->n[0] : m->n[1];
+}
+
+/*
+ * The legend's boots: "N boots per side, interleaved", and the rows with
+ * more samples a side than N by their benchmark (procbench's own boots;
+ * in two saved files, whatever their samples say).
+ */
+static void
+bench_legend_boots(const struct bres *r, FILE *f)
+{
+	int	i, j, len;
+
+	fprintf(f, "%d boots per side, interleaved", r->boots);
+	for (i = 0; i < r->nm; i++) {
+		len = (int)strcspn(r->m[i].name, ".");
+		if (side_n(&r->m[i]) <= r->boots)
+			continue;
+		for (j = 0; j < i; j++)
+			if (side_n(&r->m[j]) > r->boots &&
+			    strncmp(r->m[j].name, r->m[i].name, len + 1) == 0)
+				break;
+		if (j < i)
+			continue;	/* its benchmark said already */
+		fprintf(f, " (%.*s's rows: %d%s)", len, r->m[i].name, side_n(&r->m[i]),
+		    r->more > 0 ? ", the boots beyond those running it alone" : "");
+	}
 }
 
 /* The table: base ±%stddev  %change [95% CI]  patched ±%stddev  metric. */
@@ -609,12 +688,13 @@ bench_table(const struct bres *r, FILE *f)
 	}
 	fprintf(f, "± stddev in %% of the mean; %%change with its 95%% confidence interval; "
 	    "* p<0.05, ** p<0.01 after Holm-Bonferroni over the %d metrics (%s, "
-	    "two-sided; each p in --json); %d boots per side, interleaved; "
-	    "%d of %d metrics changed significantly\n", r->nm - one,
+	    "two-sided; each p in --json); ", r->nm - one,
 	    blocked == r->nm - one ? "t-test of the kernel's effect with the host CPU's "
 	    "taken out, least squares" : blocked == 0 ? "Welch's t-test" :
 	    "least squares with the host CPU taken out, or Welch's t-test where a "
-	    "metric lacks its CPUs", r->boots, sig, r->nm - one);
+	    "metric lacks its CPUs");
+	bench_legend_boots(r, f);
+	fprintf(f, "; %d of %d metrics changed significantly\n", sig, r->nm - one);
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (bench_host_cpu(1, r->jobs, ncpu) >= 0)
 		fprintf(f, "note: each boot's UML ran on one host CPU (exec --host-cpu), "
@@ -853,7 +933,7 @@ bench_plot(const struct bres *r, const char *dir, char *err, size_t errlen)
 		}
 		fclose(f);
 		snprintf(title, sizeof title, "%s (%+.1f%%, p=%.3g, %d boots per side)",
-		    m->name, w.change_pct, w.p, r->boots);
+		    m->name, w.change_pct, w.p, side_n(m));
 		for (s = 0; s < 2; s++) {
 			out = xasprintf("%s/%s.%s", dir, m->name, s ? "svg" : "png");
 			fprintf(g, "set terminal %s size 640,480\nset output ",
@@ -890,5 +970,6 @@ bench_free(struct bres *r)
 	}
 	for (i = 0; i < r->nm; i++)
 		free(r->m[i].name);
+	free(r->more_names);
 	memset(r, 0, sizeof *r);
 }

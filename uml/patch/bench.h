@@ -34,6 +34,8 @@ struct bres {
 	struct bmetric	 m[BENCH_MAX_METRICS];
 	int		 nm;
 	int		 boots;
+	int		 more;		/* boots a side more_names ran alone */
+	char		*more_names;	/* "procbench" (bdef.more), or NULL */
 	int		 jobs;		/* boots at a time (-j; 1: serialised) */
 	int		 cur_cpu;	/* the host CPU of the boot being read, -1 */
 };
@@ -93,9 +95,11 @@ extern const char bench_list[];
 /*
  * Boot kernel[0] and kernel[1] n times each, interleaved, running the
  * benchmarks names, each boot after its side's setup (guest shell
- * commands, or NULL; setup itself may be NULL); jobs boots at a time
- * (1: serialised, the default of the commands); samples into r.  Progress
- * on stderr.  0, or the failing boot's exit status (a signal: 128+N).
+ * commands, or NULL; setup itself may be NULL); then n more times each
+ * running alone those of names that want more boots (procbench: r->more,
+ * r->more_names); jobs boots at a time (1: serialised, the default of
+ * the commands); samples into r.  Progress on stderr.  0, or the failing
+ * boot's exit status (a signal: 128+N).
  */
 int	bench_run(const char *kernel[2], const char *label[2], const char *setup[2],
 	    const char *names, int n, int jobs, struct bres *r);

@@ -120,7 +120,9 @@ smoke_bench(struct smoke *s)
 
 	rc = bench_run(kern, label, NULL, s->bench, s->boots, smoke_bench_jobs(s), &r);
 	if (rc == 0) {
-		smoke_stage(s, "bench", "ok: %s, %d boots per kernel", s->bench, s->boots);
+		smoke_stage(s, "bench", "ok: %s, %d boots per kernel%s%s%s", s->bench,
+		    s->boots, r.more > 0 ? " and " : "", r.more > 0 ? r.more_names : "",
+		    r.more > 0 ? " alone in as many more" : "");
 		bench_table(&r, stdout);
 		if (s->json != NULL && bench_json_write(&r, s->json) < 0)
 			fatalx("cannot write %s", s->json);
