@@ -11,6 +11,8 @@
 # Power: as many runs of 'compare -n N --bench procbench base SLOWFORK'
 # (tests/fixtures/smoke/slowfork.patch: 2 ms more per new mm): the runs
 # whose fork_min_us row is marked and called worse (target >= 19 of 20).
+# procbench runs in N more boots of its own (bench.c): 2N samples a side
+# for its rows.  BENCH_NAMES=procbench: the false positives of its rows.
 cd "$(dirname "$0")/.." || exit 2
 runs=${BENCH_RUNS:-20} boots=${BENCH_BOOTS:-5} names=${BENCH_NAMES:-all}
 tmp=$(mktemp -d)
