@@ -153,7 +153,8 @@ check_active() {
 # least 1024 pages in which every folio scanned was protected); of their
 # ns per page, the median for the agings (24-32 calls), which a preempted
 # vCPU does not move as it moves a sum, and the minimum for the protected
-# path: its 16384 pages come in 3-4 calls of up to 4096 pages, about
+# path: its 16384 pages come in 3-4 calls of up to MAX_LRU_BATCH = 4096
+# pages (mm/vmscan.c:4660, include/linux/mmzone.h:539-540), about
 # 50 us each batched, so a host time slice (milliseconds) lost in a
 # middle call moves their median tenfold (a --quick run in make test
 # read 208 ns a page batched, 11-21 usual); the minimum moves only if
