@@ -6,8 +6,10 @@
 #
 #   compaction-round [--name NAME] [--pages N] [w|0|1|-]
 #
-# 40000 pages (--pages) are written round-robin to four files in a fresh
-# tmpfs and three of the four are removed, so most pageblocks hold one used
+# 40000 pages (--pages) are written to a file in a fresh tmpfs and three
+# pages of every four punched out of it (fragment --file: the pages that
+# round-robin writes to four files and removing three of them would leave,
+# at a tenth of the system calls' cost), so most pageblocks hold one used
 # page in four.  The argument sets compaction-noacct's switch for the round
 # (0 the 7.2 accounting, 1 none; - leaves it; w: a warm-up round, 0).  With
 # one CPU and host ASLR off (umkit's default) rounds of one setting repeat
@@ -26,7 +28,7 @@ while [ $# -gt 0 ]; do
 	--name) name=$2; shift 2 ;;
 	--pages) pages=$2; shift 2 ;;
 	w|0|1|-) s=$1; shift ;;
-	--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "compaction-round: '$1': want --name NAME, --pages N, w, 0, 1 or -" >&2; exit 2 ;;
 	esac
 done
@@ -44,9 +46,7 @@ mkdir -p /mnt/frag
 vm() { awk '$1 == "compact_isolated" { i = $2 } $1 == "compact_migrate_scanned" { m = $2 }
 	$1 == "compact_free_scanned" { f = $2 } END { print i, m, f }' /proc/vmstat; }
 mount -t tmpfs -o size=90%,nr_inodes=0 frag /mnt/frag || exit 1
-awk -v n="$pages" 'BEGIN { s = sprintf("%4096s", "")
-	for (i = 0; i < n; i++) { f = "/mnt/frag/" (i % 4); printf "%s", s > f; fflush(f) } }' || exit 1
-rm -f /mnt/frag/[1-9]*
+fragment --size $((pages * 4096)) --keep 25 --file /mnt/frag/0 >/dev/null || exit 1
 echo > $T/trace
 echo 1 > $T/tracing_on
 a=$(vm)

@@ -15,10 +15,10 @@
 # warm-up round at 0 that is not reported: the first round after boot starts
 # from a different layout than the later ones.
 #
-# Fragmenting: awk writes N pages (FRAG_PAGES, default 40000) round-robin
-# to 4 files in a fresh tmpfs, one page per write,
-# so consecutive page allocations go to different files; all but the first
-# file are removed, leaving one used page in K.  With one CPU and host ASLR
+# Fragmenting: compaction-round writes N pages (FRAG_PAGES, default 40000)
+# to a file in a fresh tmpfs and punches three of every four out of it
+# (fragment --file), leaving one used page in four: the pages round-robin
+# writes to four files would leave when three of them are removed.  With one CPU and host ASLR
 # off the layout, and so every figure, repeats round after round (measured:
 # the same setting gives the same figures to within 0.5%).
 #

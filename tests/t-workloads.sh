@@ -122,6 +122,24 @@ between "fragment --compact: the kept pages are found again afterwards (pagebloc
 l=$(run fragment --size 16M --pin 20 --compact 2>&1)
 is "fragment --pin 20 pins a fifth of the kept pages" \
 	"$(val "$l" pinned_pages)" "$(($(val "$l" kept_pages) / 5))"
+# --file: the pages are a tmpfs file's, three in four punched out; the
+# file keeps the rest after fragment exits (compaction-round's fill).
+out=$(run sh -c 'mkdir -p /mnt/twl && mount -t tmpfs twl /mnt/twl || exit 9
+	fragment --size 16M --file /mnt/twl/f; echo "rc=$? du=$(du -k /mnt/twl/f | cut -f1) size=$(wc -c < /mnt/twl/f)"
+	fragment --size 16M --file /mnt/twl/f --pin 5; echo "pin rc=$?"
+	fragment --size 16M --file /mnt/twl/nodir/f; echo "nodir rc=$?"
+	umount /mnt/twl' 2>&1)
+l=$(printf '%s\n' "$out" | grep '^fragment: pages=')
+is "fragment --file keeps 25% of the file's pages" "$(val "$l" kept_pages)" "$(($(val "$l" pages) / 4))"
+is "fragment --file: no pageblock counts (no mapping to read PFNs from)" "$(val "$l" pageblocks)" -1
+like "fragment --file exits at once, the file 16 MiB long holding 4 MiB (du -k)" "$out" \
+	'rc=0 du=4096 size=16777216'
+like "fragment --file --pin: refused, exit 2" \
+	"$(printf '%s\n' "$out" | grep -A1 '^fragment: --pin' | tr '\n' ' ')" \
+	'^fragment: --pin: the pages of --file are mapped by no one to pin \(see fragment --help\) pin rc=2 $'
+like "fragment --file in a missing directory: named, exit 1" \
+	"$(printf '%s\n' "$out" | grep -A1 '^fragment: --file' | tr '\n' ' ')" \
+	'^fragment: --file /mnt/twl/nodir/f: No such file or directory nodir rc=1 $'
 out=$(run sh -c 'fragment --size 8M > /tmp/fr & p=$!; sleep 1; cat /tmp/fr
 	kill -0 $p && echo holding; kill $p; wait $p; echo rc=$?' 2>&1)
 like "fragment holds its memory after the report" "$out" 'holding'
