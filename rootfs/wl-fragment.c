@@ -242,7 +242,13 @@ punch_runs(int fd, const char *path, size_t npages, size_t pg)
  * shmem_allowable_huge_orders(), mm/shmem.c:2497, which is 0 without THP,
  * include/linux/shmem_fs.h:137), so keeping one page in four of one file
  * keeps the same pages as keeping one file of four, with 1 MiB writes
- * and a few process_madvise() calls instead of a system call a page.  The
+ * and a few process_madvise() calls instead of a system call a page.
+ * What differs is the file's page index, which stays four times as wide
+ * through the round.  At 40000 pages in 256M the rounds' figures kept
+ * their means (uml/patch/bench.c); filling 95% of a zone for
+ * rootfs/repro-002.sh they did not (order-9 pages allocated 21.3 +- 3.4
+ * a round against 28.9 +- 12.5, umkit reproduce 002), so that one keeps
+ * its single-page writes.  The
  * writes come from a mapping never written to, which reads as the zero
  * page: the buffer takes no page of its own, so the file's are the only
  * pages this allocates.
