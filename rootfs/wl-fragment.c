@@ -167,8 +167,8 @@ pin_pages(unsigned char *mem, size_t npages, size_t pg)
  * round isolated 3700-10800 pages in 7 of 22 boots, where writing four
  * files and removing three gave 14200-15900 in all 26 (the per-CPU lists
  * held 3000-6000 pages before compaction either way: not that alone).
- * Punched file by file the spread is that of the files again (see
- * uml/patch/bench.c's compaction figures).
+ * Punched pass by pass, as here, none of 32 boots did (14280-15930; the
+ * spreads are in uml/patch/bench.c).
  *
  * One process_madvise(MADV_REMOVE) takes up to IOV_MAX pages, where
  * fallocate() takes one run: each system call is a round trip to the
@@ -248,10 +248,9 @@ punch_runs(int fd, const char *path, size_t npages, size_t pg)
  * their means (uml/patch/bench.c); filling 95% of a zone for
  * rootfs/repro-002.sh they did not (order-9 pages allocated 21.3 +- 3.4
  * a round against 28.9 +- 12.5, umkit reproduce 002), so that one keeps
- * its single-page writes.  The
- * writes come from a mapping never written to, which reads as the zero
- * page: the buffer takes no page of its own, so the file's are the only
- * pages this allocates.
+ * its single-page writes.  The writes come from a mapping never written
+ * to, which reads as the zero page: the buffer takes no page of its own,
+ * so the file's are the only pages this allocates.
  */
 static long
 fill_file(const char *path, size_t npages, size_t pg)
@@ -299,6 +298,7 @@ fr_run(void)
 		if (o_pin > 0)
 			wl_usage("--pin: the pages of --file are mapped by no one to pin");
 		nkept = fill_file(o_file, npages, pg);
+		mixed = -1;
 		goto compact;
 	}
 	/*

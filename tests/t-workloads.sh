@@ -131,7 +131,8 @@ out=$(run sh -c 'mkdir -p /mnt/twl && mount -t tmpfs twl /mnt/twl || exit 9
 	umount /mnt/twl' 2>&1)
 l=$(printf '%s\n' "$out" | grep '^fragment: pages=')
 is "fragment --file keeps 25% of the file's pages" "$(val "$l" kept_pages)" "$(($(val "$l" pages) / 4))"
-is "fragment --file: no pageblock counts (no mapping to read PFNs from)" "$(val "$l" pageblocks)" -1
+is "fragment --file: no pageblock counts (no mapping to read PFNs from)" \
+	"$(val "$l" pageblocks_filled) $(val "$l" pageblocks) $(val "$l" mixed_pageblocks)" "-1 -1 -1"
 like "fragment --file exits at once, the file 16 MiB long holding 4 MiB (du -k)" "$out" \
 	'rc=0 du=4096 size=16777216'
 like "fragment --file --pin: refused, exit 2" \
