@@ -6,7 +6,8 @@
 # False positives: BENCH_RUNS (default 20) runs of 'compare -n N --bench
 # B base base' (N: BENCH_BOOTS, default 5; B: BENCH_NAMES, default all,
 # the smoke table's metrics): the runs in which the table marks any row
-# (Holm-Bonferroni, target <= 5%), and, from the same runs' --json, those
+# (Holm-Bonferroni and a change of 1% or more, target <= 5%), and, from
+# the same runs' --json, those
 # in which some raw p is below 0.05 (what the table marked before Holm).
 # Power: as many runs of 'compare -n N --bench procbench base SLOWFORK'
 # (tests/fixtures/smoke/slowfork.patch: 2 ms more per new mm): the runs

@@ -285,6 +285,23 @@ test_table_legend(void **st)
 	assert_non_null(strstr(l, "(Welch's t-test, two-sided"));
 	assert_non_null(strstr(l, "0 of 1 metrics changed significantly"));
 	free(l);
+	/*
+	 * a counter that barely moves: +0.1%, p far below 0.05, not marked
+	 * (BENCH_MIN_CHANGE_PCT); ten times the step, +1.0%, marked
+	 */
+	for (j = 0; j < 5; j++) {
+		r.m[0].v[0][j] = 14931 + 9 * (j % 2);
+		r.m[0].v[1][j] = 14946 + 9 * (j % 2);
+	}
+	l = legend(&r);
+	assert_non_null(strstr(l, "each p in --json), for a change of 1% or more; "));
+	assert_non_null(strstr(l, "0 of 1 metrics changed significantly"));
+	free(l);
+	for (j = 0; j < 5; j++)
+		r.m[0].v[1][j] = r.m[0].v[0][j] + 150;
+	l = legend(&r);
+	assert_non_null(strstr(l, "1 of 1 metrics changed significantly"));
+	free(l);
 	(void)st;
 }
 

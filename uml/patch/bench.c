@@ -681,7 +681,8 @@ bench_table(const struct bres *r, FILE *f)
 			one++;
 			continue;
 		}
-		mark = padj[i] < 0.01 ? "**" : padj[i] < 0.05 ? "*" : "";
+		mark = fabs(w.change_pct) < BENCH_MIN_CHANGE_PCT ? "" :
+		    padj[i] < 0.01 ? "**" : padj[i] < 0.05 ? "*" : "";
 		if (*mark)
 			sig++;
 		snprintf(sa, sizeof sa, "±%.0f", w.mean[0] ? 100 * w.sd[0] / fabs(w.mean[0]) : 0);
@@ -694,11 +695,11 @@ bench_table(const struct bres *r, FILE *f)
 	}
 	fprintf(f, "± stddev in %% of the mean; %%change with its 95%% confidence interval; "
 	    "* p<0.05, ** p<0.01 after Holm-Bonferroni over the %d metrics (%s, "
-	    "two-sided; each p in --json); ", r->nm - one,
+	    "two-sided; each p in --json), for a change of %g%% or more; ", r->nm - one,
 	    blocked == r->nm - one ? "t-test of the kernel's effect with the host CPU's "
 	    "taken out, least squares" : blocked == 0 ? "Welch's t-test" :
 	    "least squares with the host CPU taken out, or Welch's t-test where a "
-	    "metric lacks its CPUs");
+	    "metric lacks its CPUs", BENCH_MIN_CHANGE_PCT);
 	bench_legend_boots(r, f);
 	fprintf(f, "; %d of %d metrics changed significantly\n", sig, r->nm - one);
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
