@@ -124,10 +124,13 @@ is "fragment --pin 20 pins a fifth of the kept pages" \
 	"$(val "$l" pinned_pages)" "$(($(val "$l" kept_pages) / 5))"
 # --file: the pages are a tmpfs file's, three in four punched out; the
 # file keeps the rest after fragment exits (compaction-round's fill).
+# (Each error goes to stdout in the guest, so that it comes before the
+# status line: the guest's stdout and stderr reach the host apart, in
+# either order.)
 out=$(run sh -c 'mkdir -p /mnt/twl && mount -t tmpfs twl /mnt/twl || exit 9
 	fragment --size 16M --file /mnt/twl/f; echo "rc=$? du=$(du -k /mnt/twl/f | cut -f1) size=$(wc -c < /mnt/twl/f)"
-	fragment --size 16M --file /mnt/twl/f --pin 5; echo "pin rc=$?"
-	fragment --size 16M --file /mnt/twl/nodir/f; echo "nodir rc=$?"
+	fragment --size 16M --file /mnt/twl/f --pin 5 2>&1; echo "pin rc=$?"
+	fragment --size 16M --file /mnt/twl/nodir/f 2>&1; echo "nodir rc=$?"
 	umount /mnt/twl' 2>&1)
 l=$(printf '%s\n' "$out" | grep '^fragment: pages=')
 is "fragment --file keeps 25% of the file's pages" "$(val "$l" kept_pages)" "$(($(val "$l" pages) / 4))"
