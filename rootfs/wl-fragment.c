@@ -19,7 +19,7 @@
  *
  * With --file PATH (a file on tmpfs) the pages are the file's instead:
  * written in order in 1 MiB writes, then the ones not kept punched out of
- * it in four passes (punch_runs()).  The file holds the kept pages
+ * it in four passes (punch_passes()).  The file holds the kept pages
  * after fragment exits, with no process mapping them; the pageblock
  * counts are -1 (a process sees a PFN only for a page it maps).
  */
@@ -39,7 +39,7 @@
 
 #include "wl.h"
 
-/* --file: the pages are punched in this many passes (punch_runs()). */
+/* --file: the pages are punched in this many passes (punch_passes()). */
 #define FILE_WAYS	4
 
 static long long	o_size, o_keep = 25, o_pin;
@@ -179,7 +179,7 @@ pin_pages(unsigned char *mem, size_t npages, size_t pg)
  * mm/madvise.c:2135).
  */
 static long
-punch_runs(int fd, const char *path, size_t npages, size_t pg)
+punch_passes(int fd, const char *path, size_t npages, size_t pg)
 {
 	struct iovec	*iov;
 	unsigned char	*map;
@@ -272,7 +272,7 @@ fill_file(const char *path, size_t npages, size_t pg)
 			wl_fail("--file %s: writing page %zu", path, p);
 	}
 	munmap(buf, chunk * pg);
-	nkept = punch_runs(fd, path, npages, pg);
+	nkept = punch_passes(fd, path, npages, pg);
 	if (close(fd) < 0)
 		wl_fail("--file %s", path);
 	return nkept;
