@@ -8,8 +8,8 @@
 #
 # 40000 pages (--pages) are written to a file in a fresh tmpfs and three
 # pages of every four punched out of it (fragment --file: the pages that
-# round-robin writes to four files and removing three of them would leave,
-# at a tenth of the system calls' cost), so most pageblocks hold one used
+# round-robin writes to four files and removing three would leave, in
+# about 200 system calls, not one a page), so most pageblocks hold one used
 # page in four.  The argument sets compaction-noacct's switch for the round
 # (0 the 7.2 accounting, 1 none; - leaves it; w: a warm-up round, 0).  With
 # one CPU and host ASLR off (umkit's default) rounds of one setting repeat
