@@ -410,9 +410,24 @@ pin_cpu0(void)
 		A.pinned = 1;
 }
 
+/* Write the strings (ending with NULL) to fd 2; safe in a vfork child. */
+static void
+child_say(const char *s, ...)
+{
+	va_list	ap;
+
+	va_start(ap, s);
+	for (; s != NULL; s = va_arg(ap, const char *))
+		if (write(2, s, strlen(s)) < 0)
+			break;
+	va_end(ap);
+}
+
 /*
- * In the child: become the command or report why not, shell-style.  Its
- * stdin is in, or /dev/null when in is -1.
+ * In the vfork child: become the command or report why not, shell-style.
+ * Its stdin is in, or /dev/null when in is -1.  It shares the agent's
+ * memory until execve, so it only makes system calls and writes nothing
+ * but its own stack; every signal is blocked on entry (do_exec).
  */
 static void __attribute__((noreturn))
 exec_child(const char *const *argv, int in, int out, int err)
@@ -438,7 +453,8 @@ exec_child(const char *const *argv, int in, int out, int err)
 		sched_setaffinity(0, sizeof A.cpus, &A.cpus);
 	execvp(argv[0], (char *const *)argv);
 	e = errno;
-	dprintf(2, "umkit-agent: %s: %s\n", argv[0], strerror(e));
+	child_say("umkit-agent: ", argv[0], ": ", strerrordesc_np(e), "\n",
+	    (const char *)NULL);
 	_exit(e == ENOENT || e == ENOTDIR ? 127 : 126);
 }
 
@@ -475,7 +491,9 @@ do_exec(uint32_t id, const char *const *argv, uint32_t timeout_s,
 {
 	struct job	*j;
 	int		 p[6] = { -1, -1, -1, -1, -1, -1 };	/* out, err, in */
+	sigset_t	 all, old;
 	pid_t		 pid;
+	int		 e;
 
 	if (A.njobs >= MAX_JOBS) {
 		reply_err(OP_EXEC, id, EAGAIN);
@@ -488,20 +506,31 @@ do_exec(uint32_t id, const char *const *argv, uint32_t timeout_s,
 		return;
 	}
 	fflush(stderr);
-	pid = fork();
+	/*
+	 * vfork: under UML a fork copies the agent's page tables into a new
+	 * host process only for execve to drop them; a vfork child borrows
+	 * them.  fork+exec of /bin/true in a guest: 15.9-17.3 ms, vfork+exec
+	 * 9.3-11.6 ms (p50 of 30).  No handler of ours may run in the
+	 * child, so every signal is blocked across it.
+	 */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = vfork();
 	if (pid == 0)
 		exec_child(argv, p[4], p[1], p[3]);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(p[1]);
 	close(p[3]);
 	if (p[4] >= 0)
 		close(p[4]);
 	p[1] = p[3] = p[4] = -1;
 	if (pid < 0) {
-		reply_err(OP_EXEC, id, errno);
+		reply_err(OP_EXEC, id, e);
 		close_pipes(p, 6);
 		return;
 	}
-	setpgid(pid, pid);	/* also in the child: whoever runs first */
+	setpgid(pid, pid);	/* the child did too: a no-op, or EACCES */
 	set_nonblock(p[0]);
 	set_nonblock(p[2]);
 	j = job_new(JOB_EXEC, id);

@@ -195,13 +195,15 @@ zram_swap(void)
 
 /*
  * Start argv with stdio on tty (a new session with it as controlling tty)
- * and the environment e.
+ * and the environment e.  vfork: the child only makes system calls before
+ * its execve, and borrows /init's memory instead of copying it into a new
+ * host process first (agent.c's do_exec has the figures).
  */
 static pid_t
 spawn(const char *tty, char *const argv[], int ctty, char *const e[])
 {
 	sigset_t	none;
-	pid_t		pid = fork();
+	pid_t		pid = vfork();
 	int		fd;
 
 	if (pid != 0)
