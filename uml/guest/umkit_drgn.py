@@ -259,7 +259,11 @@ def memcg(prog, path="/"):
 
 def task_memcg(prog, t):
     """The mem_cgroup a task is in."""
-    css = t.cgroups.subsys[prog["memory_cgrp_id"]]
+    # task_struct.cgroups may be typed by a unit that only declares
+    # struct css_set (seen with the base+debug kernel: its members are
+    # then unknown), so the pointer is cast to the complete type.
+    cset = cast("struct css_set *", t.cgroups)
+    css = cset.subsys[prog["memory_cgrp_id"]]
     return _css_memcg(css)
 
 
