@@ -482,6 +482,86 @@ test_read(void **state)
 	peer_stop(&p);
 }
 
+/* How many of pid's open descriptors point at path ("*" at the end: a prefix). */
+static int
+fds_on(pid_t pid, const char *path)
+{
+	char		 dir[64], l[PATH_MAX], t[PATH_MAX];
+	size_t		 plen = strlen(path);
+	int		 n = 0, prefix = plen > 0 && path[plen - 1] == '*';
+	struct dirent	*de;
+	DIR		*d;
+	ssize_t		 r;
+
+	snprintf(dir, sizeof dir, "/proc/%d/fd", (int)pid);
+	assert_non_null(d = opendir(dir));
+	while ((de = readdir(d)) != NULL) {
+		snprintf(l, sizeof l, "%s/%s", dir, de->d_name);
+		if ((r = readlink(l, t, sizeof t - 1)) <= 0)
+			continue;
+		t[r] = '\0';
+		n += prefix ? strncmp(t, path, plen - 1) == 0 :
+		    strcmp(t, path) == 0;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Whole reads of /proc's own files reuse one descriptor, and each read is
+ * fresh; a process's files and debugfs's tracing are opened every time;
+ * at most 64 are kept.
+ */
+static void
+test_read_kept(void **state)
+{
+	struct peer	 p;
+	char		*a, *b, path[PATH_MAX];
+	struct dirent	*de;
+	DIR		*d;
+	int		 i, n = 0;
+
+	agent_start(&p);
+	assert_true(link_read(p.l, "/proc/uptime", 0, 0, 1, &a) > 0);
+	assert_int_equal(fds_on(p.pid, "/proc/uptime"), 1);
+	/* /proc/uptime counts hundredths of a second. */
+	usleep(30000);
+	assert_true(link_read(p.l, "/proc/uptime", 0, 0, 1, &b) > 0);
+	assert_string_not_equal(a, b);
+	assert_int_equal(fds_on(p.pid, "/proc/uptime"), 1);
+	free(a);
+	free(b);
+	/* Not a process's file, nor one under a "." path. */
+	assert_true(link_read(p.l, "/proc/self/stat", 0, 0, 1, &a) > 0);
+	free(a);
+	assert_true(link_read(p.l, "/proc/./uptime", 0, 0, 1, &a) > 0);
+	free(a);
+	assert_int_equal(fds_on(p.pid, "/proc/*"), 1);
+	/* An offset read opens its own. */
+	assert_true(link_read(p.l, "/proc/version", 0, 100, 0, &a) > 0);
+	free(a);
+	assert_int_equal(fds_on(p.pid, "/proc/version"), 0);
+	/* The bound: 64 kept, and every read still answered. */
+	assert_non_null(d = opendir("/proc/sys/kernel"));
+	while ((de = readdir(d)) != NULL && n < 80) {
+		snprintf(path, sizeof path, "/proc/sys/kernel/%s", de->d_name);
+		if (de->d_type != DT_REG || access(path, R_OK) != 0)
+			continue;
+		if (link_read(p.l, path, 0, 0, 1, &a) >= 0) {
+			free(a);
+			n++;
+		}
+	}
+	closedir(d);
+	assert_true(n > 64);
+	assert_int_equal(fds_on(p.pid, "/proc/*"), 64);
+	for (i = 0; i < 3; i++) {
+		assert_true(link_read(p.l, "/proc/uptime", 0, 0, 1, &a) > 0);
+		free(a);
+	}
+	peer_stop(&p);
+}
+
 /* WRITE: replaces or truncates an existing file, never creates one. */
 static void
 test_write(void **state)
@@ -1853,6 +1933,7 @@ main(void)
 		cmocka_unit_test(test_readdir),
 		cmocka_unit_test(test_readlink),
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_read_kept),
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_exec_big_output),
