@@ -5,7 +5,8 @@
  * Mounts the kernel's file systems and the scratch disk (/dev/ubda at
  * /mnt/disk, when the launcher gave one), puts swap on zram (so anonymous
  * pages can be reclaimed in labs), starts the agent on the host link (ttyS1)
- * and a shell on the console line (ttyS2), prints its markers and then
+ * and a shell on the console line (ttyS2; none with umkit_console=0
+ * on the command line: a one-shot guest), prints its markers and then
  * reaps orphans for ever.  Written in C rather than as a shell script
  * because every command a script runs costs a fork and an exec, several
  * milliseconds each under UML: this way the guest is ready ~100 ms sooner.
@@ -236,6 +237,7 @@ main(void)
 	char		*aenv[] = { PATH, "HOME=/root", "TERM=vt100", times,
 			    NULL };
 	pid_t		 shell_pid = -1, pid;
+	const char	*con;
 
 	mark(T_INIT);
 	mnt("proc", "/proc", NULL);
@@ -267,7 +269,14 @@ main(void)
 	if (access("/dev/ttyS1", F_OK) == 0 && spawn(NULL, agent, 0, aenv) < 0)
 		complain("agent");
 	dprintf(1, "umkit-ready uptime=%s\n", uptime());
-	if (access("/dev/ttyS2", F_OK) == 0)
+	/*
+	 * The console shell, unless the launcher said there is no console
+	 * (umkit_console=0 on the kernel's command line: a one-shot guest;
+	 * its ttyS2 is then a null line, as every other unused one).
+	 */
+	con = getenv("umkit_console");
+	if ((con == NULL || strcmp(con, "0") != 0) &&
+	    access("/dev/ttyS2", F_OK) == 0)
 		shell_pid = spawn("/dev/ttyS2", shell, 1, env);
 
 	/* PID 1 must never exit: reap, and keep a shell on the console line. */

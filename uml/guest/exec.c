@@ -286,6 +286,7 @@ exec_fresh_io(struct guest_opts *o, int timeout_s, int in_fd, int out_fd,
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	watch_block_signals();
 	o->gdb_stop = gdb;
+	o->no_console = 1;
 	if (guest_boot(&g, o, rundir) < 0) {
 		run_remove(name);
 		free(o->kpath);

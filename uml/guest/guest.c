@@ -568,7 +568,12 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    pipe2(con, O_CLOEXEC) < 0)
 		fatal("socketpair/pipe");
-	g->pty_fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	/*
+	 * /init starts a login shell on ttyS2 (init.c); nobody can reach a
+	 * one-shot guest's, and it would run beside the command.
+	 */
+	if (!o->no_console)
+		g->pty_fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (g->pty_fd >= 0 && grantpt(g->pty_fd) == 0 &&
 	    unlockpt(g->pty_fd) == 0 && ptsname(g->pty_fd) != NULL)
 		ptys = open(ptsname(g->pty_fd), O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -594,6 +599,9 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 	argv[argc++] = xstrdup("ssl1=fd:3");
 	if (ptys >= 0)
 		argv[argc++] = xstrdup("ssl2=fd:4");
+	else
+		/* To /init's environment (init/main.c:541-554): no shell. */
+		argv[argc++] = xstrdup("umkit_console=0");
 	/*
 	 * By descriptor: UML's ubd= syntax cannot quote ',' or ':' in paths.
 	 * Without a disk, a path that cannot exist: UML would otherwise take

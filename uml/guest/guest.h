@@ -7,6 +7,7 @@
  *   fd 1,2  a pipe to the console reader thread (log file + panic watch)
  *   fd 3    ssl1, the agent's line: the other end is guest.link_fd
  *   fd 4    ssl2, the console shell's line: a pty, master in guest.pty_fd
+ *           (not for a one-shot guest: no_console)
  *   fd 5    the scratch disk run/NAME/disk.img (ubd0), unless -d 0
  */
 #ifndef UMKIT_GUEST_H
@@ -39,6 +40,8 @@ struct guest_opts {
 					   GUEST_HOST_CPU_AUTO / _ANY */
 	const char	*karg;		/* one more kernel parameter, the kit's
 					   own (kunit.enable=1), or NULL */
+	int		 no_console;	/* no shell on ttyS2: a one-shot guest,
+					   which 'umkit console' cannot reach */
 };
 
 /*
