@@ -69,7 +69,14 @@ static struct {
 	bool		 more;		/* "prompt+": another prompt follows it */
 } P = { .fd = -1 };
 
-#define AHEAD_MS	400
+/*
+ * The type-ahead window counts from the answer to the moment each later
+ * key is read, so a slow TUI shrinks it: at 400 ms, a fresh-clone make
+ * test lost a typed-ahead answer (t-lab-grade's ab step, a script running
+ * beside it) and the digits went to the view keys.  The runner promised
+ * the prompt ("prompt+"), so waiting longer costs nothing when it comes.
+ */
+#define AHEAD_MS	3000
 
 static void	replay_ahead(void);
 
