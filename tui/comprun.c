@@ -4,6 +4,7 @@
  * make up each run, and where its scanners and counts stand after any of
  * them (comprun.h).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,11 +87,18 @@ cblocks_apply(unsigned char *blk, int nblk, u64 zone_start, u64 ppb,
 		blk[k] |= f;
 }
 
-/* The key of an event's task: its pid, or its cpu when the pid is unknown. */
+/*
+ * The key of an event's task: its pid, or its cpu when the pid is unknown
+ * (-2 - cpu, held inside int: a trace may claim any cpu number).
+ */
 static int
 task_key(const struct tev *e)
 {
-	return e->pid >= 0 ? e->pid : -2 - e->cpu;
+	long long	k = -2LL - e->cpu;
+
+	if (e->pid >= 0)
+		return e->pid;
+	return k < INT_MIN ? INT_MIN : k > -2 ? -2 : (int)k;
 }
 
 /* Collect the runs of a trace. */
