@@ -110,7 +110,7 @@ main(int argc, char **argv)
 		dup2(nul, 1);
 		setpgid(0, 0);
 		execl(argv[1], argv[1], "mem=256M", "ncpus=2", "seccomp=on",
-		    initrd, "con0=null,fd:1", "con=null", "ssl=null",
+		    initrd, "con0=null,fd:1", "con=none", "ssl=none",
 		    "ssl1=fd:3", "umid=umkit-bench-link", "lpj=10000000",
 		    "quiet", (char *)NULL);
 		_exit(127);

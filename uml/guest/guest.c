@@ -593,9 +593,15 @@ boot_once(struct guest *g, struct guest_opts *o, const char *rundir,
 	argv[argc++] = xasprintf("ncpus=%d", o->cpus);
 	argv[argc++] = xstrdup("seccomp=on");
 	argv[argc++] = xasprintf("initrd=%s", initrd);
+	/*
+	 * Only the lines the kit uses: con0 (the log), ssl1 (the agent) and
+	 * ssl2 (the console shell).  "none" leaves every other one
+	 * unregistered (patches/base/0002: "null" registered a tty device
+	 * for each of 64 serial lines and 16 consoles).
+	 */
 	argv[argc++] = xstrdup("con0=null,fd:1");
-	argv[argc++] = xstrdup("con=null");
-	argv[argc++] = xstrdup("ssl=null");
+	argv[argc++] = xstrdup("con=none");
+	argv[argc++] = xstrdup("ssl=none");
 	argv[argc++] = xstrdup("ssl1=fd:3");
 	if (ptys >= 0)
 		argv[argc++] = xstrdup("ssl2=fd:4");
