@@ -271,8 +271,9 @@ main(void)
 	dprintf(1, "umkit-ready uptime=%s\n", uptime());
 	/*
 	 * The console shell, unless the launcher said there is no console
-	 * (umkit_console=0 on the kernel's command line: a one-shot guest;
-	 * its ttyS2 is then a null line, as every other unused one).
+	 * (umkit_console=0 on the kernel's command line: a one-shot guest,
+	 * whose ttyS2 is not even registered, as no other unused line is:
+	 * ssl=none, patches/base/0002).
 	 */
 	con = getenv("umkit_console");
 	if ((con == NULL || strcmp(con, "0") != 0) &&
