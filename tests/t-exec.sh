@@ -7,6 +7,12 @@
 out=$("$UMKIT" exec -- cat /sys/kernel/mm/lru_gen/enabled 2>&1)
 like "MGLRU is on (lru_gen/enabled)" "$out" '^0x000[1-7]$'
 
+# Only the lines the launcher uses are registered (ssl=none con=none,
+# patches/base/0002): no tty device for the 62 other serial lines and
+# 15 other consoles, and no "setup_one_line failed" for them either.
+out=$("$UMKIT" exec -- sh -c 'ls /dev | grep -E "^tty(S)?[0-9]+$" | tr "\n" " "; dmesg | grep -c "setup_one_line failed"' 2>&1)
+is "a one-shot guest has tty0 and ttyS1 only, and no line error in dmesg" "$out" "tty0 ttyS1 0"
+
 out=$("$UMKIT" exec -c 4 -- cat /sys/devices/system/cpu/online 2>&1)
 is "-c 4 gives four CPUs online" "$out" "0-3"
 
