@@ -6,9 +6,9 @@
 # through the mirror, and in one boot, on the same fragmented memory
 # (tests/compaction-table.sh: 1 CPU, host ASLR off, the same layout round
 # after round), switching the accounting off cuts the free-page isolation
-# passes (mm_compaction_isolate_freepages events): over five rounds of
-# each setting, a one-sided rank test (Mann-Whitney U <= 3 of 25 pairs,
-# exact p = 7/252 = 0.028) and fewer passes in all (measured on the first
+# passes (mm_compaction_isolate_freepages events): over seven rounds of
+# each setting, a one-sided rank test (Mann-Whitney U <= 9 of 49 pairs,
+# exact p = 91/3432 = 0.027) and fewer passes in all (measured on the first
 # host: 8-12%, 64-66 -> 57-59; on a second one 62-65 -> 59-60, 5-8%,
 # where a bar of 5% on two rounds each failed at -4.84%), while the
 # whole-zone counters stay within 3% (measured: +0.04..+0.2%).
@@ -40,9 +40,9 @@ knob() {
 }
 variant_quick $V knob || { done_testing; exit 1; }
 
-out=$(sh tests/compaction-table.sh -V $V w w 0 1 0 1 0 1 0 1 0 1 2>&1)
+out=$(sh tests/compaction-table.sh -V $V w w 0 1 0 1 0 1 0 1 0 1 0 1 0 1 2>&1)
 rounds=$(printf '%s\n' "$out" | grep -c '^round=')
-is "$V: one boot, ten reported rounds" "$rounds" 10
+is "$V: one boot, fourteen reported rounds" "$rounds" 14
 # val ROUND KEY: a figure of one round.
 val() { printf '%s\n' "$out" | awk -v r="round=$1" -v k="$2" '$1 == r {
 	for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }'; }
@@ -51,38 +51,41 @@ within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 # vals KEY R...: the figures of rounds R...; med: the median of its words.
 vals() { k=$1; shift; for r; do printf '%s ' "$(val $r $k)"; done; }
 med() { echo "$1" | tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# Rounds of one setting: four of its five within 4% of their median for
+# Rounds of one setting: six of its seven within 4% of their median for
 # the counters, 15% for the passes (measured: 0.1% and 0-3.4% on a quiet
 # host; under load one round in a few scans a pageblock more: +2.7%
 # migrate scanned, passes 52 for 60; and one round in about twenty
 # scanned 4.2% fewer free pages, 10461 for 10920).
 for kt in free_passes:15 migrate_scanned:4 free_scanned:4 isolated:4; do
 	k=${kt%:*}
-	for rs in "1 3 5 7 9" "2 4 6 8 10"; do
+	for rs in "1 3 5 7 9 11 13" "2 4 6 8 10 12 14"; do
 		v=$(vals $k $rs) m=$(med "$(vals $k $rs)") n=0
 		for a in $v; do within "$m" "$a" "${kt#*:}" && n=$((n + 1)); done
-		if [ "$n" -ge 4 ]; then ok "$V: the same setting repeats in one boot: $k $v"
-		else not_ok "$V: the same setting repeats in one boot: $k (rounds $rs: $n of 5 near $m)" "$out"; fi
+		if [ "$n" -ge 6 ]; then ok "$V: the same setting repeats in one boot: $k $v"
+		else not_ok "$V: the same setting repeats in one boot: $k (rounds $rs: $n of 7 near $m)" "$out"; fi
 	done
 done
-# The passes of the rounds at 0 (1, 3 .. 9) and at 1 (2, 4 .. 10): U
+# The passes of the rounds at 0 (1, 3 .. 13) and at 1 (2, 4 .. 14): U
 # counts the pairs (a round at 0, one at 1) where the one at 1 is not
-# below (a tie half).  Under no effect each of the 252 ways the ten
-# rounds' ranks split in two is as likely; U <= 3 in 7 of them.
+# below (a tie half).  Under no effect each of the 3432 ways the fourteen
+# rounds' ranks split in two is as likely; U <= 9 in 91 of them.
 # (Seen here: U = 0 in 7 runs of four rounds each, and one run that
-# failed U <= 1.)
+# failed U <= 1.  With five rounds a side and U <= 3, a fresh clone's
+# run of 2026-12-06 failed at U = 4: its first round at 0 took 61
+# passes, the other four 66, against 60-63 at 1; one such round among
+# seven leaves U near 6.)
 p0= p1=
-for r in 1 3 5 7 9; do p0="$p0 $(val $r free_passes)"; done
-for r in 2 4 6 8 10; do p1="$p1 $(val $r free_passes)"; done
+for r in 1 3 5 7 9 11 13; do p0="$p0 $(val $r free_passes)"; done
+for r in 2 4 6 8 10 12 14; do p1="$p1 $(val $r free_passes)"; done
 u=$(awk -v a="$p0" -v b="$p1" 'BEGIN { n = split(a, x); m = split(b, y); u = 0
 	for (i = 1; i <= n; i++) for (j = 1; j <= m; j++) u += y[j] > x[i] ? 1 : y[j] == x[i] ? 0.5 : 0
 	print u }')
 s0=$(echo $p0 | tr ' ' '+' | bc) s1=$(echo $p1 | tr ' ' '+' | bc)
-if [ "$s0" -gt 0 ] && [ "$s1" -lt "$s0" ] && awk -v u="$u" 'BEGIN { exit !(u <= 3) }'; then
-	ok "$V: noacct=1 cuts free-page isolation passes ($p0 ->$p1, U=$u, p <= 0.028)"
-else not_ok "$V: noacct=1 cuts free-page isolation passes (U <= 3, fewer in all)" "U=$u, $s0 -> $s1" "$out"; fi
+if [ "$s0" -gt 0 ] && [ "$s1" -lt "$s0" ] && awk -v u="$u" 'BEGIN { exit !(u <= 9) }'; then
+	ok "$V: noacct=1 cuts free-page isolation passes ($p0 ->$p1, U=$u, p <= 0.027)"
+else not_ok "$V: noacct=1 cuts free-page isolation passes (U <= 9, fewer in all)" "U=$u, $s0 -> $s1" "$out"; fi
 for k in migrate_scanned free_scanned isolated; do
-	a=$(med "$(vals $k 1 3 5 7 9)") b=$(med "$(vals $k 2 4 6 8 10)")
+	a=$(med "$(vals $k 1 3 5 7 9 11 13)") b=$(med "$(vals $k 2 4 6 8 10 12 14)")
 	if within "$a" "$b" 3; then ok "$V: $k moves less than 3% (medians $a -> $b)"
 	else not_ok "$V: $k moves less than 3%" "$out"; fi
 done
