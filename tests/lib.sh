@@ -12,19 +12,32 @@ RUN=${UMKIT_RUN:-$TOP/run}
 # UMKIT_BIN runs the tests with another build of the launcher (ASan).
 UMKIT="${UMKIT_BIN:-$TOP/umkit}"
 _n=0 _failed=0
+# UMKIT_TEST_STAMPS=1: after each result line, a comment with the seconds
+# since the one before (where a script's time goes; tests/run prints only
+# each script's whole).
+_stamp_t=
+_stamp() {
+	[ "${UMKIT_TEST_STAMPS:-0}" = 1 ] || return 0
+	_s=$(date +%s%N)
+	[ -n "$_stamp_t" ] || _stamp_t=${_T0:-$_s}
+	echo "# +$(( (_s - _stamp_t) / 1000000 )) ms"
+	_stamp_t=$_s
+}
+[ "${UMKIT_TEST_STAMPS:-0}" != 1 ] || _T0=$(date +%s%N)
 
 # ok DESCRIPTION: a check that passed.
-ok() { _n=$((_n + 1)); echo "ok $_n - $*"; }
+ok() { _n=$((_n + 1)); echo "ok $_n - $*"; _stamp; }
 # not_ok DESCRIPTION [DETAIL...]: a check that failed, with detail lines.
 # Returns 1, so that 'is ... || more detail' shows the detail.
 not_ok() {
 	_n=$((_n + 1)); _failed=$((_failed + 1)); d=$1; shift
 	echo "not ok $_n - $d"
 	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
+	_stamp
 	return 1
 }
 # skip DESCRIPTION REASON: a check that cannot run here.
-skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }
+skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; _stamp; }
 # check DESCRIPTION CMD...: passes when CMD exits 0.
 check() {
 	d=$1; shift
