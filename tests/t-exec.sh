@@ -13,6 +13,19 @@ like "MGLRU is on (lru_gen/enabled)" "$out" '^0x000[1-7]$'
 out=$("$UMKIT" exec -- sh -c 'ls /dev | grep -E "^tty(S)?[0-9]+$" | tr "\n" " "; dmesg | grep -c "setup_one_line failed"' 2>&1)
 is "a one-shot guest has tty0 and ttyS1 only, and no line error in dmesg" "$out" "tty0 ttyS1 0"
 
+# sched_clock() counts nanoseconds, not jiffies (patches/base/0003):
+# dmesg's stamps are not all on a 10 ms tick, and two trace markers
+# written one after the other with the default clock (local) are apart,
+# by less than a tick.  A kernel without it: 0 lines, and one stamp twice.
+out=$("$UMKIT" exec -- sh -c 'dmesg | sed -n "s/^\[ *[0-9]*\.\([0-9]*\)\].*/\1/p" | grep -vc "0000\$"
+	T=/sys/kernel/tracing; grep -o "\[local\]" $T/trace_clock; echo 1 > $T/tracing_on
+	echo a > $T/trace_marker; echo b > $T/trace_marker
+	grep -o "[0-9]*\.[0-9]*: tracing_mark_write" $T/trace | cut -d: -f1 | tr "\n" " "' 2>&1)
+like "dmesg has stamps between ticks, and two trace markers (clock local) are < 10 ms apart" \
+	"$(printf '%s\n' "$out" | awk 'NR == 1 { n = $1 } NR == 2 { c = $1 } NR == 3 { d = $2 - $1 }
+		END { printf "%s %s %s", (n > 10 ? "ticks-apart" : "on-ticks:" n), c, (d > 0 && d < 0.01 ? "apart" : "not-apart:" d) }')" \
+	'^ticks-apart \[local\] apart$' || echo "# $out"
+
 out=$("$UMKIT" exec -c 4 -- cat /sys/devices/system/cpu/online 2>&1)
 is "-c 4 gives four CPUs online" "$out" "0-3"
 
