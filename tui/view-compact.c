@@ -228,8 +228,9 @@ replay_compute(void)
 	crun_state(&rp.tr, &rp.runs, rp.run, rp.cur, &rp.st, rp.blk, z->nblocks, zone_ppb);
 }
 
-/* Whether every event of the run is on a 10 ms tick (UML's default trace
- * clock counts jiffies at HZ=100). */
+/* Whether every event of the run is on a 10 ms tick: the trace clock
+ * "local" of a UML kernel without patches/base/0003 counts jiffies at
+ * HZ=100 (an older recording, a kernel of the user's own). */
 static bool
 run_is_coarse(void)
 {
