@@ -58,6 +58,9 @@ $(ROOTFS): rootfs/mkdevs.sh $(GUEST_BINS) $$(patsubst %,$$(B)/rootfs/part/%.o,$$
 	@for a in $$($(BUSYBOX) --list); do \
 		[ -e $(B)/rootfs/stage/bin/$$a ] || ln -s busybox $(B)/rootfs/stage/bin/$$a; done
 	@cp $(GUEST_BINS) $(B)/rootfs/stage/usr/lib/umkit/
+	@# without their debug information: the kernel unpacks every byte of
+	@# the initramfs at each boot, and /init waits for it (README, boot)
+	@strip $(patsubst $(B)/rootfs/bin/%,$(B)/rootfs/stage/usr/lib/umkit/%,$(GUEST_BINS))
 	@for p in $(filter-out umkit-init,$(GUEST_MULTI)); do \
 		ln -s umkit-guest $(B)/rootfs/stage/usr/lib/umkit/$$p; done
 	@ln -s usr/lib/umkit/umkit-guest $(B)/rootfs/stage/init

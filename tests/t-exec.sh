@@ -26,6 +26,14 @@ like "dmesg has stamps between ticks, and two trace markers (clock local) are < 
 		END { printf "%s %s %s", (n > 10 ? "ticks-apart" : "on-ticks:" n), c, (d > 0 && d < 0.01 ? "apart" : "not-apart:" d) }')" \
 	'^ticks-apart \[local\] apart$' || echo "# $out"
 
+# The guest programs go into the initramfs without debug information
+# (rootfs/rootfs.mk): the kernel unpacks every byte at each boot.
+g=$(mktemp)
+"$UMKIT" exec -- cat /usr/lib/umkit/umkit-guest > "$g" 2>/dev/null
+is "the guest's umkit-guest has no debug sections (its build has: $(readelf -S build/rootfs/bin/umkit-guest | grep -c '\.debug_'))" \
+	"$(readelf -h "$g" >/dev/null 2>&1 && echo elf):$(readelf -S "$g" 2>/dev/null | grep -c '\.debug_')" "elf:0"
+rm -f "$g"
+
 out=$("$UMKIT" exec -c 4 -- cat /sys/devices/system/cpu/online 2>&1)
 is "-c 4 gives four CPUs online" "$out" "0-3"
 
