@@ -5,7 +5,7 @@
 # umkit prints (launcher, uml-start, kernel-init, init, agent, command,
 # shutdown and their sub-stages), of its total, and of the wall time
 # around umkit (which also holds the program's own exec and exit); the
-# host's load before and after.  Then the wall-time median with 1 and
+# host's load before and after, and its cost of a page's first write.  Then the wall-time median with 1 and
 # with 4 guest CPUs.  It prints figures; it never passes or fails on time.
 #
 # UMKIT_B=DIR: interleave runs of DIR's umkit (another checkout, built)
@@ -54,6 +54,10 @@ label() { echo "$1" | awk -F. '{ print (NF > 1 ? "  " $2 : $1) }'; }
 
 echo "== boot to command done: umkit exec --timings $BENCH_ARGS -- true, $runs runs"
 echo "load before: $(cat /proc/loadavg)"
+# What the host charges for each page a boot writes first (bench-touch.c):
+# the kernel's early setup (struct pages), the initrd's read and its
+# unpacking pay it for every page they write.
+[ ! -x build/tests/bench-touch ] || build/tests/bench-touch
 ./umkit exec $BENCH_ARGS -- true || { echo "bench: exec failed"; exit 1; }
 if [ -n "$UMKIT_B" ]; then
 	"$UMKIT_B/umkit" exec $BENCH_ARGS -- true || { echo "bench: B's exec failed"; exit 1; }

@@ -32,7 +32,7 @@ bench: bench-build bench-boot bench-disk bench-workloads bench-mirror bench-tui
 bench-build: all
 	@sh tests/bench-build.sh
 
-bench-boot: all
+bench-boot: all $(B)/tests/bench-touch
 	@sh tests/bench-boot.sh
 
 # A command on a running guest: the round trip every lab step pays.
@@ -98,6 +98,10 @@ $(B)/tests/bench-initrd: tests/bench-initrd.c tests/bench.h uml/guest/initrd.c u
 		uml/guest/guest.c uml/guest/disk.c uml/util.c uml/util-core.c uml/spawn.c uml/sandbox.c uml/kernel/kbuild.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -iquote uml -o $@ $(filter %.c,$^) -lpthread
+
+$(B)/tests/bench-touch: tests/bench-touch.c tests/bench.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ tests/bench-touch.c
 
 $(B)/tests/bench-run: tests/bench-run.c tests/bench.h
 	@mkdir -p $(@D)
