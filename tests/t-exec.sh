@@ -26,6 +26,12 @@ like "dmesg has stamps between ticks, and two trace markers (clock local) are < 
 		END { printf "%s %s %s", (n > 10 ? "ticks-apart" : "on-ticks:" n), c, (d > 0 && d < 0.01 ? "apart" : "not-apart:" d) }')" \
 	'^ticks-apart \[local\] apart$' || echo "# $out"
 
+# The initrd is mapped from its file, not read into the guest's memory
+# (patches/base/0004), and unmapped once unpacked.
+out=$("$UMKIT" exec -- dmesg 2>&1)
+like "the initrd was mapped, not read: 'Unmapped initrd' in dmesg, no 'Freeing initrd memory'" \
+	"$(printf '%s\n' "$out" | grep -c 'Unmapped initrd: [0-9]*K$'):$(printf '%s\n' "$out" | grep -c 'Freeing initrd memory')" '^1:0$'
+
 # The guest programs go into the initramfs without debug information
 # (rootfs/rootfs.mk): the kernel unpacks every byte at each boot.
 g=$(mktemp)
