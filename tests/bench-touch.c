@@ -56,16 +56,26 @@ round_once(size_t len, long pg, double *first, double *again)
 	return 0;
 }
 
+/* A whole decimal number from lo to hi, or -1. */
+static long
+number(const char *s, long lo, long hi)
+{
+	char	*end;
+	long	 v = strtol(s, &end, 10);
+
+	return end != s && *end == '\0' && v >= lo && v <= hi ? v : -1;
+}
+
 int
 main(int argc, char **argv)
 {
-	long	 mib = argc > 1 ? strtol(argv[1], NULL, 10) : 4;
-	long	 rounds = argc > 2 ? strtol(argv[2], NULL, 10) : 5;
+	long	 mib = argc > 1 ? number(argv[1], 1, 1024) : 4;
+	long	 rounds = argc > 2 ? number(argv[2], 1, 64) : 5;
 	long	 pg = sysconf(_SC_PAGESIZE);
 	double	 first[64], again[64];
 	long	 i;
 
-	if (mib < 1 || mib > 1024 || rounds < 1 || rounds > 64) {
+	if (mib < 0 || rounds < 0 || argc > 3) {
 		fprintf(stderr, "usage: bench-touch [MIB (1-1024) [ROUNDS (1-64)]]\n");
 		return 2;
 	}
