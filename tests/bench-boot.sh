@@ -5,8 +5,9 @@
 # umkit prints (launcher, uml-start, kernel-init, init, agent, command,
 # shutdown and their sub-stages), of its total, and of the wall time
 # around umkit (which also holds the program's own exec and exit); the
-# host's load before and after, and its cost of a page's first write.  Then the wall-time median with 1 and
-# with 4 guest CPUs.  It prints figures; it never passes or fails on time.
+# host's load before and after, and its cost of a page's first write.
+# Then the wall-time median with 1 and with 4 guest CPUs.  It prints
+# figures; it never passes or fails on time.
 #
 # UMKIT_B=DIR: interleave runs of DIR's umkit (another checkout, built)
 # with this one's, A B A B ..., and print both columns and B/A (a paired

@@ -12,18 +12,17 @@ RUN=${UMKIT_RUN:-$TOP/run}
 # UMKIT_BIN runs the tests with another build of the launcher (ASan).
 UMKIT="${UMKIT_BIN:-$TOP/umkit}"
 _n=0 _failed=0
-# UMKIT_TEST_STAMPS=1: after each result line, a comment with the seconds
-# since the one before (where a script's time goes; tests/run prints only
-# each script's whole).
+# UMKIT_TEST_STAMPS=1: after each result line, a comment with the
+# milliseconds since the one before, or since the script started (where
+# a script's time goes; tests/run prints only each script's whole).
 _stamp_t=
+[ "${UMKIT_TEST_STAMPS:-0}" != 1 ] || _stamp_t=$(date +%s%N)
 _stamp() {
-	[ "${UMKIT_TEST_STAMPS:-0}" = 1 ] || return 0
+	[ -n "$_stamp_t" ] || return 0
 	_s=$(date +%s%N)
-	[ -n "$_stamp_t" ] || _stamp_t=${_T0:-$_s}
 	echo "# +$(( (_s - _stamp_t) / 1000000 )) ms"
 	_stamp_t=$_s
 }
-[ "${UMKIT_TEST_STAMPS:-0}" != 1 ] || _T0=$(date +%s%N)
 
 # ok DESCRIPTION: a check that passed.
 ok() { _n=$((_n + 1)); echo "ok $_n - $*"; _stamp; }
