@@ -86,6 +86,7 @@ umkit-readbench_SRCS = tests/bench-mirror-guest.c tests/bench.h
 $(MT)/bench-mirror: tests/bench-mirror.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< -pthread
+test-parts: $(MT)/bench-mirror
 
 .PHONY: bench-mirror
 bench-mirror: all $(MT)/bench-mirror
