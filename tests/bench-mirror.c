@@ -5,6 +5,10 @@
  *
  *   bench-mirror lat N FILE...            N whole reads of each file:
  *                                         "FILE BYTES p50_us p99_us"
+ *   bench-mirror calls N FILE             N whole reads, each system call
+ *                                         timed: "open_us read_us eof_us
+ *                                         close_us" (p50s; eof: the read
+ *                                         that returns 0)
  *   bench-mirror tput SECONDS READERS FILE
  *                                         READERS threads reading FILE
  *                                         whole, in a loop: "reads/s"
@@ -74,6 +78,50 @@ lat(int argc, char **argv)
 		    bench_pct(t, n, 99));
 	}
 	free(t);
+	return 0;
+}
+
+/* calls: the p50 of each system call of a whole read that fits one read. */
+static int
+calls(char **argv)
+{
+	long	 n = atol(argv[0]), i, k;
+	double	*t[4], t0, t1;
+	char	 buf[1 << 16];
+	int	 fd, c;
+
+	if (n <= 0) {
+		fprintf(stderr, "bench-mirror: calls: N must be 1 or more\n");
+		return 2;
+	}
+	for (c = 0; c < 4; c++)
+		t[c] = malloc(n * sizeof *t[c]);
+	for (i = 0; i < n; i++) {
+		t0 = bench_now_us();
+		if ((fd = open(argv[1], O_RDONLY)) < 0) {
+			perror(argv[1]);
+			return 1;
+		}
+		t1 = bench_now_us();
+		t[0][i] = t1 - t0;
+		k = read(fd, buf, sizeof buf);
+		t0 = bench_now_us();
+		t[1][i] = t0 - t1;
+		if (k <= 0 || read(fd, buf, sizeof buf) != 0) {
+			fprintf(stderr, "%s: not one read and then the end\n",
+			    argv[1]);
+			return 1;
+		}
+		t1 = bench_now_us();
+		t[2][i] = t1 - t0;
+		close(fd);
+		t[3][i] = bench_now_us() - t1;
+	}
+	printf("%.1f %.1f %.1f %.1f\n", bench_pct(t[0], n, 50),
+	    bench_pct(t[1], n, 50), bench_pct(t[2], n, 50),
+	    bench_pct(t[3], n, 50));
+	for (c = 0; c < 4; c++)
+		free(t[c]);
 	return 0;
 }
 
@@ -191,11 +239,13 @@ main(int argc, char **argv)
 {
 	if (argc >= 4 && strcmp(argv[1], "lat") == 0)
 		return lat(argc - 2, argv + 2);
+	if (argc == 4 && strcmp(argv[1], "calls") == 0)
+		return calls(argv + 2);
 	if (argc == 5 && strcmp(argv[1], "tput") == 0)
 		return tput(argv + 2);
 	if (argc == 6 && strcmp(argv[1], "poll") == 0)
 		return poll_set(argv + 2);
-	fprintf(stderr, "usage: bench-mirror lat N FILE... | "
+	fprintf(stderr, "usage: bench-mirror lat N FILE... | calls N FILE | "
 	    "tput SECONDS READERS FILE | poll HZ SECONDS ROOT LISTFILE\n");
 	return 2;
 }

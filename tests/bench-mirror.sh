@@ -15,7 +15,9 @@
 #  - the split of one file's read (/proc/vmstat): FUSE (the mirror's p50
 #    less the link's), link (the host's round trips less the read in the
 #    guest) and agent (the same read inside the guest), from a second
-#    guest whose mirror logs its link times when it stops.
+#    guest whose mirror logs its link times when it stops; and the p50 of
+#    each system call of the host's read (open, read, the read at the
+#    end, close): each but open is one FUSE request and nothing else.
 # Targets (issue 3): p50 <= 1 ms for files under 8 KiB, >= 2000 reads/s,
 # 10 Hz polling costs the guest <= 2% CPU; (issue 28) mirror p50 <= 1.3x
 # the same read in the guest.
@@ -50,6 +52,9 @@ echo "split of a whole read of /proc/vmstat, $N reads each, microseconds (load: 
 M2=$TOP/run/$G2/mnt
 "$B" lat 20 "$M2/proc/vmstat" >/dev/null || exit 1
 mp=$("$B" lat "$N" "$M2/proc/vmstat" | awk '{ print $3 }')
+cs=$("$B" calls "$N" "$M2/proc/vmstat") || exit 1
+set -- $cs
+calls="open $1 (the link's round trip in it), read $2, the read that finds the end $3, close $4"
 gp=$(./umkit exec $G2 -- /usr/lib/umkit/umkit-readbench "$N" /proc/vmstat | awk '{ print $3 }')
 ./umkit stop $G2 >/dev/null
 H=run/log/$G2.host.log
@@ -64,6 +69,7 @@ else
 		printf "  (agent: the same read in the guest, p50; link: the host'"'"'s"
 		printf " round trips, p50 %.1f over %d reads, less that)\n", l, n
 		printf "  mirror / guest: %.2fx\n", m / g }'
+	echo "  each system call of the host's read, p50: $calls"
 fi
 rm -f "run/log/$G2.host.log" "run/log/$G2.log"
 
