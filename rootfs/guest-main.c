@@ -5,8 +5,8 @@
  *
  *   /init                          umkit-init (rootfs/init.c)
  *   /usr/lib/umkit/umkit-agent     the link's agent (rootfs/agent.c)
- *   /usr/lib/umkit/umkit-readbench, umkit-rsscheck, umkit-touch
- *                                  the tests' guest programs
+ *   /usr/lib/umkit/umkit-readbench, umkit-rsscheck, umkit-tlbcheck,
+ *                  umkit-touch     the tests' guest programs
  *   /usr/lib/umkit/umkit-wl, and /usr/bin/kvbench, procbench, ...
  *                                  the workloads (rootfs/wl.c)
  *
@@ -23,6 +23,7 @@ int	umkit_agent_main(int, char **);
 int	umkit_init_main(void);
 int	umkit_readbench_main(int, char **);
 int	umkit_rsscheck_main(int, char **);
+int	umkit_tlbcheck_main(int, char **);
 int	umkit_touch_main(int, char **);
 int	umkit_wl_main(int, char **);
 
@@ -47,6 +48,7 @@ static const struct guest_prog guest_progs[] = {
 	{ .name = "umkit-agent", .main = umkit_agent_main },
 	{ .name = "umkit-readbench", .main = umkit_readbench_main },
 	{ .name = "umkit-rsscheck", .main = umkit_rsscheck_main },
+	{ .name = "umkit-tlbcheck", .main = umkit_tlbcheck_main },
 	{ .name = "umkit-touch", .main = umkit_touch_main },
 	{ .name = NULL, .main = NULL }
 };

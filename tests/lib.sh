@@ -51,6 +51,13 @@ like() {
 	if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"
 	else not_ok "$1" "text: $(printf '%s' "$2" | head -c 600)" "want match: $3"; fi
 }
+# between DESC V LO HI: passes when LO <= V <= HI (whole numbers).
+between() {
+	if [ "$2" -ge "$3" ] 2>/dev/null && [ "$2" -le "$4" ]; then ok "$1 ($2)"
+	else not_ok "$1" "got '$2', want $3..$4"; fi
+}
+# field LINE KEY: the value of KEY=VALUE in a result line.
+field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 # What belongs to guests that were running before this test started (a
 # lab open in another terminal, say): no_leftovers leaves them out.
 # (UML processes: their command line starts with the kernel's path and

@@ -18,13 +18,8 @@ keys_json() {
 	printf '%s\n' "$1" | sed 's/^{"workload":"[a-z]*"//; s/}$//' | tr ',' '\n' |
 	    sed -n 's/^"\([a-z0-9_]*\)":.*/\1/p' | tr '\n' ' '
 }
-# val LINE KEY: the value of KEY in a result line.
-val() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-# between DESC V LO HI: LO <= V <= HI (whole numbers).
-between() {
-	if [ "$2" -ge "$3" ] 2>/dev/null && [ "$2" -le "$4" ]; then ok "$1 ($2)"
-	else not_ok "$1" "got '$2', want $3..$4"; fi
-}
+# val LINE KEY: the value of KEY in a result line (tests/lib.sh).
+val() { field "$@"; }
 # num VALUE: the integer part.
 num() { printf '%s\n' "${1%%.*}"; }
 

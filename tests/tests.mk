@@ -148,6 +148,11 @@ bench-reproduce: all
 GUEST_MULTI	+= umkit-touch
 umkit-touch_SRCS = tests/guest-touch.c
 
+# umkit-tlbcheck: writes lost to a page taken from a process running on
+# another CPU (tests/t-uml-tlb.sh), one of umkit-guest's programs.
+GUEST_MULTI	+= umkit-tlbcheck
+umkit-tlbcheck_SRCS = tests/tlb-guest.c
+
 # How many students can run lab 01 at once (not in make bench: minutes of
 # both cores at full load).
 .PHONY: bench-classroom
