@@ -46,6 +46,29 @@ paste -d' ' /tmp/umkit-bm-h.$$ /tmp/umkit-bm-g.$$ | awk '{
 	    $1, $2, $3, $4, $7, $8, $3 / $7, $4 / $8 }'
 rm -f /tmp/umkit-bm-g.$$ /tmp/umkit-bm-h.$$
 
+# The same ratio, paired: batches of whole reads drift by 20% from one to
+# the next (two guests read alternately: 246.8-309.9 us p50), so mirror
+# and guest batches alternate and each pair gives one ratio.
+R=${BENCH_ROUNDS:-10}
+echo
+echo "paired: $R rounds of 200 whole reads of /proc/vmstat, mirror then guest, p50 in microseconds"
+# med: the median of the numbers on standard input, one a line.
+med() { sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+i=0
+: > /tmp/umkit-bm-p.$$
+while [ $i -lt "$R" ]; do
+	h=$("$B" lat 200 "$M/proc/vmstat" | awk '{ print $3 }')
+	g=$(./umkit exec $G -- /usr/lib/umkit/umkit-readbench 200 /proc/vmstat | awk '{ print $3 }')
+	echo "$h $g" | awk '$2 > 0 { printf "%s %s %.2f\n", $1, $2, $1 / $2 }' >> /tmp/umkit-bm-p.$$
+	i=$((i + 1))
+done
+echo "  mirror/guest per round: median $(awk '{ print $3 }' /tmp/umkit-bm-p.$$ | med)x" \
+	"(min $(awk '{ print $3 }' /tmp/umkit-bm-p.$$ | sort -n | head -1)," \
+	"max $(awk '{ print $3 }' /tmp/umkit-bm-p.$$ | sort -n | tail -1));" \
+	"mirror p50 median $(awk '{ print $1 }' /tmp/umkit-bm-p.$$ | med)," \
+	"guest $(awk '{ print $2 }' /tmp/umkit-bm-p.$$ | med)"
+rm -f /tmp/umkit-bm-p.$$
+
 echo
 echo "split of a whole read of /proc/vmstat, $N reads each, microseconds (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 ./umkit start -n $G2 -c 2 -m 256M >/dev/null || exit 1
