@@ -29,9 +29,9 @@ ok() { _n=$((_n + 1)); echo "ok $_n - $*"; _stamp; }
 # not_ok DESCRIPTION [DETAIL...]: a check that failed, with detail lines.
 # Returns 1, so that 'is ... || more detail' shows the detail.
 not_ok() {
-	_n=$((_n + 1)); _failed=$((_failed + 1)); d=$1; shift
-	echo "not ok $_n - $d"
-	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
+	_n=$((_n + 1)); _failed=$((_failed + 1)); _d=$1; shift
+	echo "not ok $_n - $_d"
+	for _l in "$@"; do printf '%s\n' "$_l" | sed 's/^/#   /'; done
 	_stamp
 	return 1
 }
@@ -39,8 +39,8 @@ not_ok() {
 skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; _stamp; }
 # check DESCRIPTION CMD...: passes when CMD exits 0.
 check() {
-	d=$1; shift
-	if _o=$("$@" 2>&1); then ok "$d"; else not_ok "$d" "command: $*" "$_o"; fi
+	_c=$1; shift
+	if _o=$("$@" 2>&1); then ok "$_c"; else not_ok "$_c" "command: $*" "$_o"; fi
 }
 # is DESCRIPTION GOT WANT: passes when the two strings are equal.
 is() {
