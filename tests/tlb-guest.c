@@ -131,7 +131,9 @@ main(int argc, char **argv)
 	int		 pidfd, st;
 
 	if (argc > 3 || (argc > 1 && argv[1][0] == '-')) {
-		fprintf(stderr, "usage: umkit-tlbcheck [PAGES [SECONDS]]\n");
+		fprintf(stderr, "usage: umkit-tlbcheck [PAGES [SECONDS]]\n"
+		    "  e.g. umkit-tlbcheck 64 2: 64 pages paged out for 2 s while\n"
+		    "  another CPU writes them; exit 1 if a write was lost\n");
 		return 2;
 	}
 	if (argc > 1) {
