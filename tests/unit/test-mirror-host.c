@@ -9,6 +9,7 @@
  * it reach the "guest" and carry its errno; path escapes and symlinks
  * expose no host file; a rewound fd reads fresh content; offset reads of
  * /proc/kpageflags; 8 concurrent readers get whole files; a hung agent
+ * holds up no read of content already fetched; a hung agent
  * and a dead agent make reads fail with EIO within the link timeout; stop
  * leaves no mount even with a reader holding a file open; a stale mount
  * left by a crashed process is cleaned.
@@ -23,6 +24,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -582,6 +584,66 @@ timed_read(int *err)
 	return now_ms() - t0;
 }
 
+/* A read of fd at offset 0 in a thread: the content is fetched again. */
+static void *
+refetch(void *arg)
+{
+	char	buf[64];
+
+	return (void *)(intptr_t)pread(*(int *)arg, buf, sizeof buf, 0);
+}
+
+/* A read of fd past the start in a thread (served from the handle). */
+static void *
+read_on(void *arg)
+{
+	char	buf[64];
+
+	return (void *)(intptr_t)pread(*(int *)arg, buf, sizeof buf, 8);
+}
+
+/*
+ * While one request waits on a hung agent -- a rewound read fetching
+ * again under its handle's lock, then a second read of that handle
+ * waiting for the lock -- what the mirror already holds is still served
+ * at once: the reading worker hands /dev/fuse on before it waits.
+ */
+static void
+test_hung_quick(void **st)
+{
+	char		*p1 = M("proc/vmstat"), *p2 = M("proc/meminfo"), buf[64];
+	int		 fd1 = open(p1, O_RDONLY), fd2 = open(p2, O_RDONLY);
+	pthread_t	 t1, t2;
+	long long	 t0, ms;
+	ssize_t		 n;
+	void		*r1, *r2;
+
+	assert_true(fd1 >= 0 && fd2 >= 0);
+	assert_true(read(fd1, buf, sizeof buf) > 0);	/* served: next 0 refetches */
+	kill(F.agent, SIGSTOP);
+	pthread_create(&t1, NULL, refetch, &fd1);
+	usleep(100000);
+	pthread_create(&t2, NULL, read_on, &fd1);
+	usleep(100000);
+	t0 = now_ms();
+	n = read(fd2, buf, sizeof buf);		/* fetched at open */
+	ms = now_ms() - t0;
+	print_message("hung agent: a fetched file read in %lld ms\n", ms);
+	pthread_join(t1, &r1);
+	pthread_join(t2, &r2);
+	kill(F.agent, SIGCONT);
+	assert_true(n > 0);
+	assert_true(ms < 500);			/* the link times out at 2 s */
+	assert_true((intptr_t)r1 < 0);		/* the refetch: EIO */
+	assert_true((intptr_t)r2 > 0);		/* after it, the old content */
+	close(fd1);
+	close(fd2);
+	free(p1);
+	free(p2);
+	usleep(200000);
+	(void)st;
+}
+
 /* A hung agent (SIGSTOP): reads fail with EIO within the link timeout. */
 static void
 test_hung_agent(void **st)
@@ -751,6 +813,7 @@ main(void)
 		cmocka_unit_test(test_fresh),
 		cmocka_unit_test(test_kpageflags),
 		cmocka_unit_test(test_concurrent),
+		cmocka_unit_test(test_hung_quick),
 		cmocka_unit_test(test_hung_agent),
 		cmocka_unit_test(test_dead_agent),
 		cmocka_unit_test(test_stale),
