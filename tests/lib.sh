@@ -107,6 +107,30 @@ install_kit() {
 		printf '%s\n' "$_out" | tail -5 | sed 's/^/#   /'
 }
 
+# wait_gone PATTERN [TENTHS]: until no process's command line matches the
+# extended PATTERN, at most TENTHS (default 50) tenths of a second.
+wait_gone() { wait_until "${2:-50}" _gone "$1"; }
+_gone() { ! pgrep -f "$1" >/dev/null; }
+
+# wait_until TENTHS CMD...: run CMD (a command or a function) every 0.1 s
+# until it succeeds, at most TENTHS tenths of a second; 1 if it never did.
+# A wait on what the test needs, never a fixed sleep: the check after it
+# says what was wanted.
+wait_until() {
+	_w=$1 _k=0
+	shift
+	until "$@"; do
+		[ $_k -ge "$_w" ] && return 1
+		sleep 0.1; _k=$((_k + 1))
+	done
+}
+
+# wait_ready PID: until the one-shot guest of the 'umkit exec' PID (run in
+# the background) has started its agent (/init's umkit-ready line in its
+# console log), or PID has ended; 10 s at most.
+wait_ready() { wait_until 100 _ready "$1"; }
+_ready() { grep -aqs umkit-ready "$RUN/log/exec-$1.log" || ! kill -0 "$1" 2>/dev/null; }
+
 # no_leftovers DESCRIPTION: no UML process of this checkout, no FUSE mount
 # under run/ and no entry in run/ beyond those that were there before.
 no_leftovers() {

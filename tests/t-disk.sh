@@ -72,16 +72,6 @@ is "no image left after stop" "$(images)" ""
 
 # One-shot guests: the image exists while the command runs, and is gone
 # after a timeout, a panic, Ctrl-C and a SIGKILLed umkit.
-# wait_ready PID: until the one-shot guest of umkit PID is up, its
-# command started (its console says umkit-ready; 10 s at most), while
-# umkit lives: a wait on the boot, not a guess at its length.
-wait_ready() {
-	_i=0
-	while [ $_i -lt 100 ] && ! grep -aqs umkit-ready "$RUN/log/exec-$1.log" &&
-	    kill -0 "$1" 2>/dev/null; do
-		sleep 0.1; _i=$((_i + 1))
-	done
-}
 "$UMKIT" exec -t 3 -- sleep 60 >/dev/null 2>&1 &
 pid=$!
 wait_ready $pid
@@ -107,7 +97,7 @@ pid=$!
 wait_ready $pid
 kill -KILL $pid
 wait $pid 2>/dev/null
-sleep 0.5
+wait_gone "uml_dir=$RUN/exec-$pid/"	# UML dies with umkit (PDEATHSIG)
 "$UMKIT" list >/dev/null 2>&1
 is "no image left after a SIGKILLed umkit and the next command" "$(images)" ""
 

@@ -99,7 +99,7 @@ no_leftovers "nothing left after a panic"
 for sig in INT:130 TERM:143; do
 	"$UMKIT" exec -- sleep 60 >/dev/null 2>&1 &
 	pid=$!
-	sleep 1.5
+	wait_ready $pid
 	kill -"${sig%:*}" $pid
 	wait $pid
 	is "SIG${sig%:*} gives ${sig#*:}" "$?" "${sig#*:}"
@@ -110,10 +110,10 @@ done
 # cleans it (UML dies with its parent through PDEATHSIG).
 "$UMKIT" exec -- sleep 60 >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
+wait_ready $pid
 kill -KILL $pid
 wait $pid 2>/dev/null
-sleep 0.5
+wait_gone "uml_dir=$RUN/exec-$pid/"	# UML dies with umkit (PDEATHSIG)
 err=$("$UMKIT" exec -- true 2>&1)
 like "the next command reports the stale guest" "$err" 'cleaning up stale guest exec-'
 no_leftovers "a SIGKILLed umkit is cleaned up by the next command"
@@ -153,12 +153,13 @@ cpus_of() {	# umkit's pid -> the allowed CPUs of its guest's UML threads
 		for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\t//p' $t/status; done
 	done | sort -u | tr '\n' ' '
 }
+pinned() { [ "$(cpus_of "$1")" = "$2" ]; }	# umkit's pid, "CPUS " wanted
+one_cpu() { cpus_of "$1" | grep -Eqx '[0-9]+ '; }
 last=$(( $(getconf _NPROCESSORS_ONLN) - 1 ))
 "$UMKIT" exec --host-cpu $last -- sleep 3 >/dev/null 2>&1 &
 pid=$!
 wait_proc "^$TOP/build/k/base/linux .*umid=umkit-exec-$pid( |\$)" 50
-while [ ! -f "$RUN/exec-$pid/hostcpu" ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
-sleep 0.3
+wait_until 50 pinned $pid "$last "	# the move waits for the guest to be up
 cpus=$(cpus_of $pid)
 is "exec --host-cpu $last: every UML process and thread allowed on CPU $last only" "$cpus" "$last "
 is "... the launcher is not pinned" "$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/$pid/status)" \
@@ -170,11 +171,7 @@ wait $pid
 p1=$!
 UMKIT_HOST_CPU=auto "$UMKIT" exec -- sleep 4 >/dev/null 2>&1 &
 p2=$!
-i=0
-while [ $i -lt 60 ] && ! { [ -f "$RUN/exec-$p1/hostcpu" ] && [ -f "$RUN/exec-$p2/hostcpu" ]; }; do
-	sleep 0.1; i=$((i + 1))
-done
-sleep 0.5
+wait_until 60 one_cpu $p1 && wait_until 60 one_cpu $p2
 c1=$(cpus_of $p1) c2=$(cpus_of $p2)
 like "auto: the first guest's UML threads all on one host CPU" "$c1" '^[0-9]+ $'
 like "... the second one's too" "$c2" '^[0-9]+ $'

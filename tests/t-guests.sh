@@ -52,7 +52,8 @@ like "console runs a shell in the guest" "$out" 'console-42'
 # Trace events stream from the guest until Ctrl-C, then are disabled.
 timeout -s INT 5 "$UMKIT" trace ta compaction > /tmp/umkit-g-t.$$ 2>&1 &
 tp=$!
-sleep 1.5
+# Recorded from their enabling on, streamed once the client reads.
+wait_until 30 grep -qx 1 "$RUN/ta/mnt/sys/kernel/tracing/events/compaction/enable"
 "$UMKIT" exec ta -- sh -c 'echo 1 > /proc/sys/vm/compact_memory'
 wait $tp
 like "trace streams compaction events" "$(cat /tmp/umkit-g-t.$$)" 'mm_compaction_begin: zone_start=0x0'
@@ -63,9 +64,9 @@ rm -f /tmp/umkit-g-t.$$
 # A trace client that stops reading (Ctrl-Z) is dropped by the
 # supervisor, never waited for: ta still stops in time.
 # (sched events flood the stream: the stopped client's socket fills.)
-"$UMKIT" trace ta sched > /dev/null 2>&1 &
+"$UMKIT" trace ta sched > /tmp/umkit-g-s.$$ 2>&1 &
 tp=$!
-sleep 1
+wait_until 50 test -s /tmp/umkit-g-s.$$	# connected: events arrive
 kill -STOP $tp
 "$UMKIT" exec ta -- sh -c 'i=0; while [ $i -lt 300 ]; do sleep 0.01; i=$((i+1)); done' >/dev/null 2>&1
 # Another user's connection: refused (the socket's peer is checked).
@@ -105,6 +106,7 @@ else not_ok "stop with a stopped trace client took ${dt} s"; fi
 kill -CONT $tp 2>/dev/null
 kill $tp 2>/dev/null
 wait $tp 2>/dev/null
+rm -f /tmp/umkit-g-s.$$
 out=$("$UMKIT" list)
 if printf '%s\n' "$out" | grep -q '^ta '; then not_ok "stop removes ta from the list" "$out"
 else ok "stop removes ta from the list"; fi
@@ -117,7 +119,7 @@ else ok "ta's mirror is unmounted"; fi
 # next command removes the stale mount and directory.
 sup=$(cut -d' ' -f1 "$RUN/tb/pid")
 kill -KILL "$sup"
-sleep 0.5
+wait_gone "uml_dir=$RUN/tb/"	# UML dies with its supervisor (PDEATHSIG)
 "$UMKIT" list >/dev/null 2>&1
 no_leftovers "a killed supervisor leaves nothing after the next command"
 

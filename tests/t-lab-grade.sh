@@ -141,7 +141,6 @@ lines=$(printf '%s\n' "$screen" | sed -n 's/.*exactly \([0-9]\) lines.*/\1/p' | 
 step "Enter: a guest shell in the pane" "guest\\$ _" Enter
 step "a command runs in the guest, its output in the pane" "  $lines /tmp/made/f" \
 	"mkdir -p /tmp/made; seq $lines > /tmp/made/f; wc -l /tmp/made/f" Enter
-sleep 0.3
 step "'done': the checks judge what the student built" "✓ result\(made.lines\) == $lines  \[3/3\]" done Enter
 step "n: the ab step" "Blind A/B: guests X and Y" n
 step "Enter: guest X runs, then waits" "guest X ran: read its values now" Enter

@@ -190,14 +190,15 @@ dt=$(($(ms) - t0))
 like "a hung guest's read fails with EIO" "$err" 'Input/output error'
 if [ $dt -le 2000 ]; then ok "and within 2 s ($dt ms)"
 else not_ok "a hung guest's read fails within 2 s" "$dt ms"; fi
-sleep 0.5
+meminfo_reads() { head -1 "$MA/proc/meminfo" 2>/dev/null | grep -q '^MemTotal:'; }
+wait_until 50 meminfo_reads
 like "reads work again once the guest runs" "$(head -1 "$MA/proc/meminfo" 2>&1)" '^MemTotal:'
 
 # Kill guest A while a reader loops: EIO within 2 s.
-(while cat "$MA/proc/vmstat" > /dev/null 2> "$TMP/err"; do :; done
+(while cat "$MA/proc/vmstat" > /dev/null 2> "$TMP/err"; do : > "$TMP/reading"; done
 	ms > "$TMP/failed") &
 rp=$!
-sleep 0.5
+wait_until 50 test -e "$TMP/reading"
 t0=$(ms)
 kill -KILL "$(cat "$RUN/$A/uml.pid")"
 i=0

@@ -141,7 +141,7 @@ is "one that is ours and closed is used (nothing said)" "$(printf '%s' "$out" | 
 # After a reboot a pid may be another program's: cleanup must not kill it.
 setsid sleep 60 &
 sp=$!
-sleep 0.2
+wait_until 20 grep -aq '^sleep' /proc/$sp/cmdline	# setsid has run and exec'd
 mkdir -p "$RUN/tsb-stale-$$"
 echo "1 1" > "$RUN/tsb-stale-$$/pid"
 echo "$sp $sp 12345" > "$RUN/tsb-stale-$$/guest.pid"

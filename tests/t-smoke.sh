@@ -342,13 +342,13 @@ if full; then
 	setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' \
 		"$UMKIT" smoke --bench none --labs none $tmp/ctrlc.patch > $tmp/ctrlc.out 2>&1 &
 	pid=$!
-	wait_proc "$TOP/build/k/smoke-tree/obj"
-	sleep 3
+	# In the build: the patched file's compile has started.
+	wait_proc "build/k/smoke-tree/src/mm/vmscan\.c"
 	kill -INT -$pid 2>/dev/null
 	wait $pid; rc=$?
 	is "Ctrl-C in the build: exit 130" "$rc" 130
 	like "... the build stage says interrupted" "$(cat $tmp/ctrlc.out)" 'smoke: build +interrupted'
-	sleep 1
+	wait_gone "$TOP/build/k/smoke-tree"
 	is "... no build process left" "$(pgrep -f "$TOP/build/k/smoke-tree" | tr '\n' ' ')" ""
 	is "... no half-made tree" "$(ls -d build/k/smoke-tree*/src.new build/k/smoke-tree*/stage.new* build/k/smoke-tree*/linux.new 2>/dev/null)" ""
 	# A timeout's SIGTERM reaches umkit alone, not the build under it:
@@ -356,19 +356,18 @@ if full; then
 	sed "s|/\* ctrl-c [0-9]* \*/|/* term $(date +%s%N) */|" $tmp/ctrlc.patch > $tmp/term.patch
 	"$UMKIT" smoke --bench none --labs none $tmp/term.patch > $tmp/term.out 2>&1 &
 	pid=$!
-	wait_proc "$TOP/build/k/smoke-tree/obj"
-	sleep 3
-	t0=$(date +%s%N)
+	wait_proc "build/k/smoke-tree/src/mm/vmscan\.c"
+	tk=$(date +%s%N)
 	kill -TERM $pid
 	wait $pid; rc=$?
-	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	ms=$(( ($(date +%s%N) - tk) / 1000000 ))
 	is "SIGTERM to umkit alone in the build: exit 143" "$rc" 143
 	if [ $ms -lt 2000 ]; then
 		ok "... it ended at once ($ms ms), not when make would have"
 	else
 		not_ok "... it ended at once ($ms ms), not when make would have" "$(tail -3 $tmp/term.out)"
 	fi
-	sleep 1
+	wait_gone "$TOP/build/k/smoke-tree"
 	is "... no build process left" "$(pgrep -f "$TOP/build/k/smoke-tree" | tr '\n' ' ')" ""
 else
 	for d in "a patch that hangs at boot: exit 5" "... stage boot: a hang, named at the timeout" \
