@@ -71,14 +71,33 @@ _run_dirs() { ls "$RUN" 2>/dev/null | grep -v '^log$' | sort; }
 _before_pids=$(_uml_pids) _before_mounts=$(_mounts) _before_run=$(_run_dirs)
 _new() { printf '%s\n' "$2" | grep -vxF -e "$1" -e '' | tr '\n' ' '; }
 
-# wait_proc PATTERN [TENTHS]: until a process's command line matches the
-# extended PATTERN (pgrep -f), at most TENTHS (default 300) tenths of a s.
-wait_proc() {
-	_i=0
-	while [ $_i -lt "${2:-300}" ] && ! pgrep -f "$1" >/dev/null; do
-		sleep 0.1; _i=$((_i + 1))
+# wait_until TENTHS CMD...: run CMD (a command or a function) every 0.1 s
+# until it succeeds, at most TENTHS tenths of a second; 1 if it never did.
+# A wait on what the test needs, never a fixed sleep: the check after it
+# says what was wanted.
+wait_until() {
+	_w=$1 _k=0
+	shift
+	until "$@"; do
+		[ $_k -ge "$_w" ] && return 1
+		sleep 0.1; _k=$((_k + 1))
 	done
 }
+
+# wait_ready PID: until the one-shot guest of the 'umkit exec' PID (run in
+# the background) has started its agent (/init's umkit-ready line in its
+# console log), or PID has ended; 10 s at most.
+wait_ready() { wait_until 100 _ready "$1"; }
+_ready() { grep -aqs umkit-ready "$RUN/log/exec-$1.log" || ! kill -0 "$1" 2>/dev/null; }
+
+# wait_proc PATTERN [TENTHS]: until a process's command line matches the
+# extended PATTERN (pgrep -f), at most TENTHS (default 300) tenths of a s.
+wait_proc() { wait_until "${2:-300}" _running "$1"; }
+_running() { pgrep -f "$1" >/dev/null; }
+# wait_gone PATTERN [TENTHS]: until no process's command line matches,
+# at most TENTHS (default 50) tenths of a second.
+wait_gone() { wait_until "${2:-50}" _gone "$1"; }
+_gone() { ! _running "$1"; }
 
 # exercise_lines LAB FILE.c: the 'exercise' line of the lab file LAB that
 # names FILE.c, with its indented case, expect, fail and hint lines: the
@@ -106,30 +125,6 @@ install_kit() {
 	is "${3:+$3: }make install DESTDIR PREFIX=$2 exits 0" "$?" 0 ||
 		printf '%s\n' "$_out" | tail -5 | sed 's/^/#   /'
 }
-
-# wait_gone PATTERN [TENTHS]: until no process's command line matches the
-# extended PATTERN, at most TENTHS (default 50) tenths of a second.
-wait_gone() { wait_until "${2:-50}" _gone "$1"; }
-_gone() { ! pgrep -f "$1" >/dev/null; }
-
-# wait_until TENTHS CMD...: run CMD (a command or a function) every 0.1 s
-# until it succeeds, at most TENTHS tenths of a second; 1 if it never did.
-# A wait on what the test needs, never a fixed sleep: the check after it
-# says what was wanted.
-wait_until() {
-	_w=$1 _k=0
-	shift
-	until "$@"; do
-		[ $_k -ge "$_w" ] && return 1
-		sleep 0.1; _k=$((_k + 1))
-	done
-}
-
-# wait_ready PID: until the one-shot guest of the 'umkit exec' PID (run in
-# the background) has started its agent (/init's umkit-ready line in its
-# console log), or PID has ended; 10 s at most.
-wait_ready() { wait_until 100 _ready "$1"; }
-_ready() { grep -aqs umkit-ready "$RUN/log/exec-$1.log" || ! kill -0 "$1" 2>/dev/null; }
 
 # no_leftovers DESCRIPTION: no UML process of this checkout, no FUSE mount
 # under run/ and no entry in run/ beyond those that were there before.
