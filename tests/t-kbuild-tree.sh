@@ -51,8 +51,13 @@ is "... the old series' file has the pristine text again" "$(cmp $t/mm/vmscan.c 
 is "... and both patches of one file are in it" \
 	"$(grep -c 'umkit tree test: \(two\|three\)' $t/mm/swap.c)" 2
 check "... a file the series makes is there" grep -q 'umkit tree test: new' $t/mm/umkit-new.c
-is "... the files the series changes are listed" "$(grep -v '^arch/' $t/.umkit-patched | sort -u | tr '\n' ' ')" \
+# base's own files (patches/base, under every series) are listed too
+sed -n 's|^+++ b/||p' patches/base/*.patch | sort -u > $tmp/basefiles
+is "... the files the series changes are listed" \
+	"$(sort -u $t/.umkit-patched | grep -vxF -f $tmp/basefiles | tr '\n' ' ')" \
 	"mm/swap.c mm/umkit-new.c "
+is "... and every file of base's" "$(sort -u $t/.umkit-patched | grep -cxF -f $tmp/basefiles)" \
+	"$(wc -l < $tmp/basefiles)"
 is "... an untouched file is still a link to the pristine one" \
 	"$(stat -c %i $t/mm/filemap.c)" "$(stat -c %i "$src/mm/filemap.c")"
 is "... base's patched file, the same in both series, keeps its time (nothing to rebuild)" \
