@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # make bench-pin: what umkit exec --host-cpu does to a guest, in one run.
 # BENCH_RUNS (default 7) rounds, each booting the three settings in turn
-# (auto: once up, onto the host CPU with the fewest guests, the default;
-# 0: onto CPU 0; any: never), and per setting the median of
+# (auto: once up, onto the host CPU with the fewest guests;
+# 0: onto CPU 0; any: never, the default), and per setting the median of
 #   boot    wall ms of 'umkit exec -- true'
 #   syscall us per system call: 20000 reads and 20000 writes of 4 KiB
 #           (dd /dev/zero to /dev/null), timed in the guest
