@@ -21,9 +21,13 @@
  * hands it on only before a call that waits on the guest (mlink()): a
  * sequence of quick requests wakes no other thread (a handoff per
  * request cost about 25 us of a 35-45 us read, make bench-mirror), and a
- * slow one does not hold up the rest.  mirror_stop() writes the pipe,
- * joins them, unmounts and closes /dev/fuse, which aborts any request
- * still queued so no reader hangs.
+ * slow one does not hold up the rest.  After such a call the worker goes
+ * on reading without the role for up to MIRROR_SPIN_US (spin_receive()),
+ * so that the request its answer releases (the read after an open) finds
+ * a running thread rather than a sleeping one (a whole read of
+ * /proc/vmstat: 211-215 before, 154-164 us p50 after).  mirror_stop()
+ * writes the pipe, joins them, unmounts and closes /dev/fuse, which
+ * aborts any request still queued so no reader hangs.
  */
 #define _GNU_SOURCE
 #define FUSE_USE_VERSION 34
@@ -54,6 +58,8 @@
 
 /* Threads serving requests: enough for 8 concurrent readers and a writer. */
 #define MIRROR_WORKERS	10
+/* How long a worker that waited on the guest reads on without m->rx. */
+#define MIRROR_SPIN_US	100
 /* The last this many whole reads' link times are kept for the log. */
 #define MIRROR_LAT_MAX	8192
 
@@ -1041,9 +1047,35 @@ static const struct fuse_lowlevel_ops mirror_ops = {
 };
 
 /*
+ * The next request, read without m->rx by a worker whose request gave the
+ * role away and has just been answered, if one comes within
+ * MIRROR_SPIN_US; > 0 when it came, else 0.
+ */
+static int
+spin_receive(struct mirror *m, struct fuse_buf *fbuf)
+{
+	struct timespec	 t0, t;
+	int		 r;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		r = fuse_session_receive_buf(m->se, fbuf);
+		if (r != -EAGAIN && r != -EINTR)
+			return r > 0 ? r : 0;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000L +
+		 (t.tv_nsec - t0.tv_nsec) / 1000 < MIRROR_SPIN_US);
+	return 0;
+}
+
+/*
  * Serve requests until the stop pipe is written or the mount goes away;
  * only the worker holding m->rx polls and reads /dev/fuse, and it keeps
- * m->rx across requests until mlink() gives it up.
+ * m->rx across requests until mlink() gives it up.  A worker that gave
+ * it up first reads on its own for a moment (spin_receive()): its answer
+ * wakes a reader whose next request (the read after an open) then finds
+ * a worker running, not one asleep in poll() on a CPU that may have gone
+ * idle meanwhile.
  */
 static void *
 worker_main(void *arg)
@@ -1073,6 +1105,8 @@ worker_main(void *arg)
 		if (r <= 0)
 			break;		/* stop, unmounted (0), a device error */
 		fuse_session_process_buf(m->se, &fbuf);
+		while (!rx_held && spin_receive(m, &fbuf) > 0)
+			fuse_session_process_buf(m->se, &fbuf);
 	}
 	mlink(m);			/* the next worker sees the stop too */
 	free(fbuf.mem);
