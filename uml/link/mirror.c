@@ -1054,17 +1054,14 @@ static const struct fuse_lowlevel_ops mirror_ops = {
 static int
 spin_receive(struct mirror *m, struct fuse_buf *fbuf)
 {
-	struct timespec	 t0, t;
+	long long	 end = now_us() + MIRROR_SPIN_US;
 	int		 r;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		r = fuse_session_receive_buf(m->se, fbuf);
 		if (r != -EAGAIN && r != -EINTR)
 			return r > 0 ? r : 0;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) * 1000000L +
-		 (t.tv_nsec - t0.tv_nsec) / 1000 < MIRROR_SPIN_US);
+	} while (now_us() < end);
 	return 0;
 }
 
