@@ -143,9 +143,17 @@ step "a command runs in the guest, its output in the pane" "  $lines /tmp/made/f
 	"mkdir -p /tmp/made; seq $lines > /tmp/made/f; wc -l /tmp/made/f" Enter
 step "'done': the checks judge what the student built" "✓ result\(made.lines\) == $lines  \[3/3\]" done Enter
 step "n: the ab step" "Blind A/B: guests X and Y" n
+# gaps N: the pane shows N guests' readings (the prompt can be drawn
+# before the last reading's line: a fresh clone typed an empty gap for Y).
+gaps() {
+	screen=$(tm capture-pane -p -t t)
+	[ "$(printf '%s\n' "$screen" | grep -c 'low-min gap: [0-9]* pages')" -ge "$1" ]
+}
 step "Enter: guest X runs, then waits" "guest X ran: read its values now" Enter
+wait_until 100 gaps 1
 gx=$(printf '%s\n' "$screen" | sed -n 's/.*low-min gap: \([0-9]*\) pages.*/\1/p' | head -1)
 step "Enter: guest Y runs, then the question" "which guest had watermark_scale_factor 200" Enter
+wait_until 100 gaps 2
 gy=$(printf '%s\n' "$screen" | sed -n 's/.*low-min gap: \([0-9]*\) pages.*/\1/p' | sed -n 2p)
 if [ "${gx:-0}" -gt "${gy:-0}" ]; then big=X; else big=Y; fi
 # typed at once: the keys after each answer go to the next prompt (prompt+)

@@ -72,12 +72,19 @@ like "$V: one repro-info line per boot" "$(printf '%s\n' "$o1" | grep '^repro-in
 is "$V: nothing else on stdout starts with repro" \
 	"$(printf '%s\n%s\n' "$o1" "$o2" | grep '^repro' | grep -cv '^repro: \|^repro-info: ')" 0
 
+# busy COLUMN OUT: the column evicted and refaulted in that boot.
+busy() {
+	e=$(val "$2" $1 evictions) r=$(val "$2" $1 refaults)
+	[ "${e:-0}" -gt 1000 ] && [ "${r:-0}" -gt 100 ]
+}
 for c in $COLS; do
-	e=$(val "$o1" $c evictions) r=$(val "$o1" $c refaults)
-	# (MGLRU's refaults spread from 620 to 62000 pages between runs)
-	if [ "${e:-0}" -gt 1000 ] && [ "${r:-0}" -gt 100 ]; then
+	# In one boot of the two: MGLRU's refaults at the thread's size spread
+	# from 60 to 62000 pages between runs (a fresh clone saw 60; 654-62371
+	# in the MGLRU columns of 10 runs after it), and with files of guest
+	# memory each 420-1157 in those of 6 runs.
+	if busy $c "$o1" || busy $c "$o2"; then
 		ok "$V: $c evicts and refaults ($e, $r pages)"
-	else not_ok "$V: $c evicts and refaults" "$o1"; fi
+	else not_ok "$V: $c evicts and refaults" "$o1" "$o2"; fi
 done
 for c in fixed_mglru regressed_mglru; do
 	is "$V: $c: MGLRU never calls workingset_activation()" \
