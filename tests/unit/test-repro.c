@@ -57,6 +57,26 @@ t_find(void **state)
 	assert_null(repro_find("-1"));
 }
 
+/* No more boots at once than give each guest CPU a host CPU of its own. */
+static void
+t_jobs(void **state)
+{
+	/* 004: a guest of 2 CPUs */
+	assert_int_equal(repro_jobs(repro_find("004"), 2, 2), 1);
+	assert_int_equal(repro_jobs(repro_find("004"), 2, 4), 2);
+	assert_int_equal(repro_jobs(repro_find("004"), 4, 4), 2);
+	assert_int_equal(repro_jobs(repro_find("004"), 1, 8), 1);
+	/* 002: one CPU, two at a time on two host CPUs as before */
+	assert_int_equal(repro_jobs(repro_find("002"), 2, 2), 2);
+	assert_int_equal(repro_jobs(repro_find("002"), 3, 2), 3);
+	/* 001: its sweep reaches 16 CPUs: one at a time below 32 */
+	assert_int_equal(repro_jobs(repro_find("001"), 2, 2), 1);
+	assert_int_equal(repro_jobs(repro_find("001"), 2, 16), 1);
+	assert_int_equal(repro_jobs(repro_find("001"), 2, 32), 2);
+	/* a host of one CPU */
+	assert_int_equal(repro_jobs(repro_find("004"), 2, 1), 1);
+}
+
 /* Thread figures as the threads print them. */
 static void
 t_thread_value(void **state)
@@ -367,6 +387,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_find),
+		cmocka_unit_test(t_jobs),
 		cmocka_unit_test(t_thread_value),
 		cmocka_unit_test(t_parse),
 		cmocka_unit_test(t_groups),

@@ -437,7 +437,7 @@ bench_boots(const struct bench_boot *b, int nb, int jobs, const char *who,
 			    "%s: %s, %llds elapsed\n", who, what, el / 1000);
 		for (j = 0; j < nj; j++)
 			boot_start(&sps[j], argvs[j], opts[j], &b[k + j], &fds[j],
-			    bench_host_cpu(k + j, jobs, ncpu));
+			    b[k + j].unpinned ? -1 : bench_host_cpu(k + j, jobs, ncpu));
 		sig = spawn_wait_all(sps, nj, rcs);
 		for (j = 0; j < nj; j++) {
 			free(argvs[j][0]);

@@ -61,6 +61,9 @@ struct bench_boot {
 	int		 mem_mb;	/* guest memory in MiB (0: exec's default) */
 	const char	*disk;		/* exec's -d (NULL: its default) */
 	int		 timeout;	/* seconds (0: 900) */
+	int		 unpinned;	/* not on one host CPU whatever
+					   bench_host_cpu() says: a guest of
+					   several CPUs (reproduce) */
 };
 
 /* Called with boot i's whole stdout (NUL-terminated; may be cut in place). */
@@ -68,7 +71,7 @@ typedef void (*bench_out_fn)(int i, char *out, void *arg);
 
 /*
  * Boot b[0 .. nb-1] in that order, jobs at a time (1: serialised), each
- * on the host CPU bench_host_cpu() says, each
+ * on the host CPU bench_host_cpu() says (none if unpinned), each
  * finished boot's output to fn (NULL: dropped); progress on stderr as "WHO: boot ...".
  * 0, or the first failing boot's exit status (a signal: 128+N), after
  * printing its output; no boot starts after a failure.

@@ -47,7 +47,7 @@ repro_run(const struct repro_seed *s, int n, int quick, int jobs,
 	struct bench_boot *b;
 	struct run_ctx	 x;
 	char		*kernel, *script[REPRO_MAX_GROUPS], label[64], who[32];
-	int		*group, ng, g, i, k, rc;
+	int		*group, ng, g, i, k, rc, fit;
 	long long	 t0 = now_ms();
 
 	repro_data_init(d, s);
@@ -57,6 +57,12 @@ repro_run(const struct repro_seed *s, int n, int quick, int jobs,
 		n = quick ? s->quick_boots : s->boots;
 	for (ng = 0; ng < REPRO_MAX_GROUPS && s->boot[ng].cpus > 0; ng++)
 		;
+	fit = repro_jobs(s, jobs, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	if (fit < jobs && n * ng > 1)
+		warnmsg("reproduce %s: %d boot%s at a time, not %d: a guest's CPUs "
+		    "each want a host CPU of their own", s->id, fit,
+		    fit > 1 ? "s" : "", jobs);
+	jobs = fit;
 	kernel = kbuild_kernel(s->variant);
 	b = xcalloc((size_t)n * ng, sizeof *b);
 	group = xcalloc((size_t)n * ng, sizeof *group);
@@ -75,6 +81,8 @@ repro_run(const struct repro_seed *s, int n, int quick, int jobs,
 			b[k].mem_mb = s->mem_mb;
 			b[k].disk = s->disk;
 			b[k].timeout = s->timeout;
+			/* a guest of several CPUs on one host CPU: see repro_jobs() */
+			b[k].unpinned = s->boot[g].cpus > 1;
 			group[k] = g;
 		}
 	x.d = d;

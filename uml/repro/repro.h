@@ -126,7 +126,10 @@ void	repro_stats(const struct repro_data *d,
 /* The number in a thread figure ("120.69M" -> 1.2069e8), NAN if none. */
 double	repro_thread_value(const char *fig);
 
-/* Run seed s: n boots per group (0: its default), quick: --quick. */
+/* Boots of s at a time for -j jobs on ncpu host CPUs: a host CPU per guest CPU. */
+int	repro_jobs(const struct repro_seed *s, int jobs, int ncpu);
+/* Run seed s: n boots per group (0: its default), quick: --quick; a
+ * guest of several CPUs is not pinned, and repro_jobs() of them at once. */
 int	repro_run(const struct repro_seed *s, int n, int quick, int jobs,
 	    struct repro_data *d);
 /* The table of d. */

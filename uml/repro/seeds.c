@@ -251,3 +251,25 @@ const struct repro_seed repro_seeds[] = {
 	},
 	{ .id = NULL },
 };
+
+/*
+ * How many of seed s's boots run at once when asked for jobs on a host
+ * of ncpu CPUs: no more than give each guest CPU a host CPU of its own
+ * (guests of one CPU: as many as asked, each pinned, bench_host_cpu()).
+ * Two guest CPUs on one host CPU spin whenever the host preempts the
+ * holder of a guest spinlock: seed 004's quick run (readtwice, 2 CPUs)
+ * took 3.5-34 s pinned to one host CPU, both CPUs spinning in
+ * __remove_mapping() for seconds, and 1.6-1.7 s unpinned.
+ */
+int
+repro_jobs(const struct repro_seed *s, int jobs, int ncpu)
+{
+	int	g, most = 1;
+
+	for (g = 0; g < REPRO_MAX_GROUPS && s->boot[g].cpus > 0; g++)
+		if (s->boot[g].cpus > most)
+			most = s->boot[g].cpus;
+	if (most > 1 && jobs * most > ncpu)
+		jobs = ncpu / most > 1 ? ncpu / most : 1;
+	return jobs;
+}
