@@ -59,9 +59,9 @@ repro_run(const struct repro_seed *s, int n, int quick, int jobs,
 		;
 	fit = repro_jobs(s, jobs, (int)sysconf(_SC_NPROCESSORS_ONLN));
 	if (fit < jobs && n * ng > 1)
-		warnmsg("reproduce %s: %d boot%s at a time, not %d: a guest's CPUs "
-		    "each want a host CPU of their own", s->id, fit,
-		    fit > 1 ? "s" : "", jobs);
+		fprintf(stderr, "reproduce %s: %d boot%s at a time (-j %d): each "
+		    "guest CPU gets a host CPU of its own\n", s->id, fit,
+		    fit > 1 ? "s" : "", fit);
 	jobs = fit;
 	kernel = kbuild_kernel(s->variant);
 	b = xcalloc((size_t)n * ng, sizeof *b);
