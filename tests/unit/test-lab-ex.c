@@ -115,6 +115,38 @@ test_several(void **state)
 	free(errs);
 }
 
+/* A program exercise without variant= grades on the lab's first variant,
+ * whichever step ran before its cases (lab 03's cases ran on the last
+ * step's compaction-noacct guest, its memory as those steps left it). */
+static void
+test_case_variant_default(void **state)
+{
+	char		*errs;
+	struct lab	*l;
+
+	(void)state;
+	l = parse("title T\nvariants rss-lazy base\nexercise program a.c\n"
+	    "  case x a 1\n    expect status == 0\nstep s S\nvariant base\n"
+	    "run true\n", &errs);
+	assert_string_equal(errs, "");
+	assert_non_null(l);
+	assert_int_equal(l->nsteps, 2);
+	assert_string_equal(l->steps[0].variant, "base");
+	assert_string_equal(l->steps[1].id, "a-x");
+	assert_string_equal(l->steps[1].variant, "rss-lazy");
+	lab_free(l);
+	free(errs);
+	/* no variants line: base is the only kernel, no line needed */
+	l = parse("title T\nexercise program a.c\n  case x a 1\n"
+	    "    expect status == 0\nstep s S\nrun true\n", &errs);
+	assert_string_equal(errs, "");
+	assert_non_null(l);
+	assert_null(l->steps[1].variant);
+	assert_string_equal(l->variants[0], "base");
+	lab_free(l);
+	free(errs);
+}
+
 /* Each case is a step after the lab's own: its command between a line
  * naming the case and one with its exit status, a check of the status,
  * one per expect with its fail and hint. */
@@ -349,6 +381,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_several),
 		cmocka_unit_test(test_case_steps),
+		cmocka_unit_test(test_case_variant_default),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_errors),

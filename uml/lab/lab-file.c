@@ -1109,8 +1109,12 @@ exercise_steps(struct lp *p)
 			add_text(&p->step->text, "A grader case of the exercise: "
 			    "its checks judge your work (umkit lab --exercise DIR), "
 			    "or the solution without --exercise.");
-			if (e->variant != NULL)
-				made_line(p, e->line, "variant", "%s", e->variant);
+			/* the same kernel whichever step ran last: the
+			 * lab's first variant unless the exercise names one
+			 * (no 'variants' line: base, the only one) */
+			if (e->variant != NULL || l->nvariants > 0)
+				made_line(p, e->line, "variant", "%s", e->variant
+				    != NULL ? e->variant : l->variants[0]);
 			tmo[0] = '\0';
 			if (c->timeout_s > 0)
 				snprintf(tmo, sizeof tmo, "timeout=%gs ", c->timeout_s);
